@@ -1,0 +1,141 @@
+//! The error types shared by every width.
+
+use thiserror::Error;
+
+/// Why [`decode`](crate::bijou64::decode) could not produce a value.
+///
+/// The format has exactly two failure modes: too few bytes for the tier the
+/// tag announces, and a top-tier payload that does not fit the target type.
+/// There is no "non-canonical" error because no byte string is non-canonical.
+///
+/// # Examples
+///
+/// ```
+/// use bijou_core::{bijou64, DecodeError};
+///
+/// assert_eq!(bijou64::decode(&[0xF9, 0x00]), Err(DecodeError::Truncated { needed: 3, available: 2 }));
+/// assert_eq!(bijou64::decode(&[0xFF; 9]), Err(DecodeError::Overflow));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
+pub enum DecodeError {
+    /// The input ends before the value does. Nothing was consumed: append
+    /// more bytes and decode again from the same position.
+    #[error(
+        "truncated bijou value: its tag announces {needed} bytes but only {available} are available; \
+         read more input and decode again from the same position"
+    )]
+    Truncated {
+        /// Total bytes the value occupies (tag included), or 1 for an empty input.
+        needed: usize,
+        /// Bytes that were available.
+        available: usize,
+    },
+    /// A top-tier value exceeds the maximum of the target integer type. The
+    /// input is corrupt or was written with a wider bijou width.
+    #[error(
+        "bijou value overflows the target integer type: the input is corrupt \
+         or was encoded with a wider bijou width"
+    )]
+    Overflow,
+}
+
+/// Why [`encode_into`](crate::bijou64::encode_into) could not write a value.
+///
+/// # Examples
+///
+/// ```
+/// use bijou_core::{bijou64, EncodeError};
+///
+/// let mut out = [0u8; 1];
+/// assert_eq!(bijou64::encode_into(300, &mut out), Err(EncodeError::BufferTooSmall { needed: 2, available: 1 }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
+pub enum EncodeError {
+    /// The output slice is shorter than the encoding; nothing was written.
+    /// Size buffers with `MAX_BYTES` or `encoded_len` to avoid this.
+    #[error(
+        "output buffer too small for bijou value: {needed} bytes needed, {available} available; \
+         size it with MAX_BYTES or encoded_len"
+    )]
+    BufferTooSmall {
+        /// Bytes the encoding occupies.
+        needed: usize,
+        /// Bytes the output slice had.
+        available: usize,
+    },
+}
+
+/// Why [`decode_batch`](crate::bijou64::decode_batch) stopped early.
+///
+/// A value cut off at the end of the input is not an error for a batch (it is
+/// left unconsumed so a streaming caller can refill), so overflow is the only
+/// failure. The values before `offset` were decoded and written.
+///
+/// # Examples
+///
+/// ```
+/// use bijou_core::{bijou64, BatchDecodeError};
+///
+/// let mut input = vec![0x01, 0x02];
+/// input.extend_from_slice(&[0xFF; 9]);
+/// let mut out = [0u64; 4];
+/// assert_eq!(
+///     bijou64::decode_batch(&input, &mut out),
+///     Err(BatchDecodeError::Overflow { offset: 2, written: 2 }),
+/// );
+/// assert_eq!(&out[..2], &[1, 2]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
+pub enum BatchDecodeError {
+    /// The value starting at byte `offset` overflows the target type; the
+    /// first `written` outputs hold the values before it.
+    #[error(
+        "bijou value at byte offset {offset} overflows the target integer type \
+         ({written} values before it were decoded); the input is corrupt or uses a wider width"
+    )]
+    Overflow {
+        /// Byte offset of the overflowing value's tag.
+        offset: usize,
+        /// Values written to the output before it.
+        written: usize,
+    },
+}
+
+impl BatchDecodeError {
+    /// The single-value error this batch error corresponds to.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_core::{BatchDecodeError, DecodeError};
+    ///
+    /// let e = BatchDecodeError::Overflow { offset: 0, written: 0 };
+    /// assert_eq!(e.decode_error(), DecodeError::Overflow);
+    /// ```
+    pub const fn decode_error(self) -> DecodeError {
+        match self {
+            BatchDecodeError::Overflow { .. } => DecodeError::Overflow,
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl From<DecodeError> for std::io::Error {
+    /// `Truncated` maps to `UnexpectedEof`, `Overflow` to `InvalidData`; the
+    /// `DecodeError` stays available as the source.
+    fn from(error: DecodeError) -> Self {
+        let kind = match error {
+            DecodeError::Truncated { .. } => std::io::ErrorKind::UnexpectedEof,
+            DecodeError::Overflow => std::io::ErrorKind::InvalidData,
+        };
+        std::io::Error::new(kind, error)
+    }
+}
+
+#[cfg(feature = "std")]
+impl From<BatchDecodeError> for std::io::Error {
+    /// Maps to `InvalidData`, keeping the `BatchDecodeError` as the source.
+    fn from(error: BatchDecodeError) -> Self {
+        std::io::Error::new(std::io::ErrorKind::InvalidData, error)
+    }
+}

@@ -1,0 +1,26 @@
+//! Exhaustive sweeps, too slow for every `cargo test`: run with
+//! `cargo test -p bijou-core --release --test exhaustive -- --ignored` or
+//! `cargo xtask conformance --exhaustive`.
+
+use testkit::exhaustive::{decode_all_strings, u32_round_trip, u32_round_trip_all};
+use testkit::oracle::Width;
+
+#[test]
+#[ignore = "16.7M strings per width; run in release"]
+fn every_three_byte_string_bijou32_and_bijou64() {
+    decode_all_strings::<u32>(&Width::b32(), 3).unwrap();
+    decode_all_strings::<u64>(&Width::b64(), 3).unwrap();
+}
+
+#[test]
+#[ignore = "4.3G values; run in release"]
+fn every_u32_round_trips() {
+    assert_eq!(u32_round_trip_all(2).unwrap(), 1 << 32);
+}
+
+#[test]
+fn the_first_and_last_million_u32_round_trip() {
+    // A cheap slice of the ignored sweep so the sweep code itself is tested.
+    u32_round_trip(0..=1 << 20).unwrap();
+    u32_round_trip(u32::MAX - (1 << 20)..=u32::MAX).unwrap();
+}

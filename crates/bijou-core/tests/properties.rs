@@ -1,0 +1,245 @@
+//! Property tests of the format's promises, per width, against the naive
+//! oracle in `testkit`: round trip, bijection, byte order equals numeric
+//! order, length from the tag, and the tier boundaries.
+
+use bijou_core::{Bijou, BatchDecodeError, DecodeError, EncodeError};
+use proptest::prelude::*;
+use testkit::oracle::{OracleError, Width};
+
+fn config() -> ProptestConfig {
+    ProptestConfig { cases: 512, ..ProptestConfig::default() }
+}
+
+fn same_error(ours: DecodeError, oracle: OracleError) -> bool {
+    match (ours, oracle) {
+        (DecodeError::Truncated { needed, available }, OracleError::Truncated { needed: n, available: a }) => {
+            needed == n && available == a
+        }
+        (DecodeError::Overflow, OracleError::Overflow) => true,
+        _ => false,
+    }
+}
+
+/// Decodes `input` value by value with `decode`, the way a batch should.
+fn decode_repeatedly<T: Bijou>(input: &[u8], limit: usize) -> (Vec<T>, usize, Option<usize>) {
+    let (mut values, mut consumed) = (Vec::new(), 0);
+    while values.len() < limit && consumed < input.len() {
+        match T::decode(&input[consumed..]) {
+            Ok((value, len)) => {
+                values.push(value);
+                consumed += len;
+            }
+            Err(DecodeError::Truncated { .. }) => break,
+            Err(DecodeError::Overflow) => return (values, consumed, Some(consumed)),
+        }
+    }
+    (values, consumed, None)
+}
+
+fn check_batch<T: Bijou>(input: &[u8], limit: usize) {
+    let (want, want_consumed, want_overflow) = decode_repeatedly::<T>(input, limit);
+    let mut out = vec![T::default(); limit];
+    match T::decode_batch(input, &mut out) {
+        Ok((written, consumed)) => {
+            assert_eq!(want_overflow, None);
+            assert_eq!((&out[..written], consumed), (&want[..], want_consumed));
+        }
+        Err(BatchDecodeError::Overflow { offset, written }) => {
+            assert_eq!(Some(offset), want_overflow);
+            assert_eq!(&out[..written], &want[..]);
+        }
+    }
+}
+
+macro_rules! unsigned_suite {
+    ($suite:ident, $module:ident, $uint:ty, $oracle:expr) => {
+        mod $suite {
+            use super::*;
+            use bijou_core::$module;
+
+            /// Values spread over the tiers, with extra weight on tier edges.
+            fn value() -> impl Strategy<Value = $uint> {
+                let edge = (1..$module::OFFSETS.len(), -2i8..=2).prop_map(|(tier, delta)| {
+                    $module::OFFSETS[tier].wrapping_add_signed(delta as _)
+                });
+                let bits = (0..<$uint>::BITS).prop_flat_map(|b| (0..=<$uint>::MAX >> b));
+                prop_oneof![any::<$uint>(), bits, edge, Just(<$uint>::MAX), Just(0)]
+            }
+
+            #[test]
+            fn every_tier_boundary_matches_the_oracle() {
+                let oracle = $oracle;
+                for &offset in $module::OFFSETS.iter().chain([<$uint>::MAX].iter()) {
+                    for value in [offset.wrapping_sub(1), offset, offset.wrapping_add(1)] {
+                        let want = oracle.encode(value.into());
+                        let (bytes, len) = $module::encode_array(value);
+                        assert_eq!(&bytes[..len], &want[..], "encode {value}");
+                        assert_eq!($module::decode(&want), Ok((value, want.len())), "decode {want:02X?}");
+                    }
+                }
+                // Each tier boundary moves to the next length.
+                for tier in 1..$module::OFFSETS.len() {
+                    assert_eq!($module::encoded_len($module::OFFSETS[tier]), tier + 1);
+                    assert_eq!($module::encoded_len($module::OFFSETS[tier] - 1), tier);
+                }
+            }
+
+            #[test]
+            fn offsets_follow_the_spec_recurrence() {
+                let oracle = $oracle;
+                let ours: Vec<u128> = $module::OFFSETS.iter().map(|&o| o.into()).collect();
+                assert_eq!(ours, oracle.offsets());
+            }
+
+            #[test]
+            fn every_one_and_two_byte_string_matches_the_oracle() {
+                let oracle = $oracle;
+                for len in 1..=2 {
+                    testkit::exhaustive::decode_all_strings::<$uint>(&oracle, len).unwrap();
+                }
+            }
+
+            #[test]
+            fn short_output_is_an_error_and_untouched() {
+                let mut out = [0xAAu8; $module::MAX_BYTES];
+                let needed = $module::MAX_BYTES;
+                assert_eq!(
+                    $module::encode_into(<$uint>::MAX, &mut out[..needed - 1]),
+                    Err(EncodeError::BufferTooSmall { needed, available: needed - 1 })
+                );
+                assert!(out.iter().all(|&b| b == 0xAA));
+            }
+
+            proptest! {
+                #![proptest_config(config())]
+
+                #[test]
+                fn round_trip(value in value()) {
+                    let mut out = Vec::new();
+                    $module::encode(value, &mut out);
+                    prop_assert_eq!(&out[..], &$oracle.encode(value.into())[..]);
+                    prop_assert_eq!(out.len(), $module::encoded_len(value));
+                    prop_assert_eq!($module::len_from_tag(out[0]), out.len());
+                    prop_assert_eq!($module::decode(&out), Ok((value, out.len())));
+                    let mut fixed = [0u8; $module::MAX_BYTES];
+                    prop_assert_eq!($module::encode_into(value, &mut fixed), Ok(out.len()));
+                    prop_assert_eq!(&fixed[..out.len()], &out[..]);
+                }
+
+                #[test]
+                fn any_bytes_decode_like_the_oracle_and_re_encode_exactly(
+                    input in proptest::collection::vec(any::<u8>(), 0..=$module::MAX_BYTES + 2)
+                ) {
+                    match ($module::decode(&input), $oracle.decode(&input)) {
+                        (Ok((value, used)), Ok((want, want_used))) => {
+                            prop_assert_eq!((u128::from(value), used), (want, want_used));
+                            let (bytes, len) = $module::encode_array(value);
+                            prop_assert_eq!(&bytes[..len], &input[..used]);
+                        }
+                        (Err(ours), Err(oracle)) => prop_assert!(same_error(ours, oracle), "{:?} vs {:?}", ours, oracle),
+                        (ours, oracle) => prop_assert!(false, "{:?} vs {:?}", ours, oracle),
+                    }
+                }
+
+                #[test]
+                fn byte_order_is_numeric_order(a in value(), b in value()) {
+                    let (ea, la) = $module::encode_array(a);
+                    let (eb, lb) = $module::encode_array(b);
+                    prop_assert_eq!(ea[..la].cmp(&eb[..lb]), a.cmp(&b));
+                }
+
+                #[test]
+                fn batch_equals_repeated_decode_at_every_cut(
+                    values in proptest::collection::vec(value(), 0..12),
+                    junk in proptest::collection::vec(any::<u8>(), 0..6),
+                    limit in 0usize..16,
+                ) {
+                    let mut input = Vec::new();
+                    $module::encode_batch(&values, &mut input);
+                    let mut concatenated = Vec::new();
+                    for &v in &values {
+                        $module::encode(v, &mut concatenated);
+                    }
+                    prop_assert_eq!(&input, &concatenated);
+                    input.extend_from_slice(&junk);
+                    for cut in 0..=input.len() {
+                        check_batch::<$uint>(&input[..cut], limit);
+                    }
+                }
+            }
+        }
+    };
+}
+
+unsigned_suite!(b32, bijou32, u32, Width::b32());
+unsigned_suite!(b64, bijou64, u64, Width::b64());
+unsigned_suite!(b128, bijou128, u128, Width::b128());
+
+macro_rules! signed_suite {
+    ($suite:ident, $module:ident, $int:ty, $unsigned:ident) => {
+        mod $suite {
+            use super::*;
+            use bijou_core::{$module, $unsigned};
+
+            #[test]
+            fn extremes_and_small_magnitudes() {
+                for value in [0, -1, 1, <$int>::MIN, <$int>::MAX, <$int>::MIN + 1, <$int>::MAX - 1] {
+                    let (bytes, len) = $module::encode_array(value);
+                    assert_eq!($module::decode(&bytes[..len]), Ok((value, len)));
+                }
+                // Threshold/2 magnitudes fit one byte: [-H/2, H/2 - 1].
+                let half = <$int>::from($unsigned::THRESHOLD / 2);
+                assert_eq!($module::encoded_len(-half), 1);
+                assert_eq!($module::encoded_len(half - 1), 1);
+                assert_eq!($module::encoded_len(-half - 1), 2);
+                assert_eq!($module::encoded_len(half), 2);
+            }
+
+            proptest! {
+                #![proptest_config(config())]
+
+                #[test]
+                fn round_trip_and_zigzag(value in any::<$int>()) {
+                    let zigzagged = $module::zigzag(value);
+                    prop_assert_eq!(u128::from(zigzagged), testkit::oracle::zigzag(value.into(), <$int>::BITS));
+                    prop_assert_eq!(i128::from($module::unzigzag(zigzagged)), testkit::oracle::unzigzag(zigzagged.into()));
+                    let mut out = Vec::new();
+                    $module::encode(value, &mut out);
+                    let (bytes, len) = $unsigned::encode_array(zigzagged);
+                    prop_assert_eq!(&out[..], &bytes[..len]);
+                    prop_assert_eq!($module::len_from_tag(out[0]), out.len());
+                    prop_assert_eq!($module::decode(&out), Ok((value, out.len())));
+                }
+
+                #[test]
+                fn byte_order_is_zigzag_order(a in any::<$int>(), b in any::<$int>()) {
+                    let (ea, la) = $module::encode_array(a);
+                    let (eb, lb) = $module::encode_array(b);
+                    prop_assert_eq!(ea[..la].cmp(&eb[..lb]), $module::zigzag(a).cmp(&$module::zigzag(b)));
+                }
+
+                #[test]
+                fn batch_equals_repeated_decode(input in proptest::collection::vec(any::<u8>(), 0..40), limit in 0usize..80) {
+                    check_batch::<$int>(&input, limit);
+                }
+            }
+        }
+    };
+}
+
+signed_suite!(s32, bijou32s, i32, bijou32);
+signed_suite!(s64, bijou64s, i64, bijou64);
+signed_suite!(s128, bijou128s, i128, bijou128);
+
+#[test]
+fn signed_batch_reports_overflow_offset_across_scratch_pieces() {
+    // More than one 64-value scratch piece before the bad value.
+    let mut input = vec![0x02; 150];
+    input.extend_from_slice(&[0xFF; 9]);
+    let mut out = [0i64; 200];
+    assert_eq!(
+        bijou_core::bijou64s::decode_batch(&input, &mut out),
+        Err(BatchDecodeError::Overflow { offset: 150, written: 150 })
+    );
+    assert!(out[..150].iter().all(|&v| v == 1));
+}

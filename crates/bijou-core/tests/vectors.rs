@@ -1,0 +1,39 @@
+//! The checked-in vector files (`vectors/bijou/`), run through every width.
+
+use testkit::vectors::{BIJOU_WIDTHS, load_bijou};
+
+fn run_file(relative: &str) -> usize {
+    let cases = load_bijou(relative).unwrap_or_else(|e| panic!("{e}"));
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| testkit::bijou_cases::run(case).err().map(|e| format!("{relative}:{}: {e}", case.line)))
+        .collect();
+    assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    cases.len()
+}
+
+#[test]
+fn spec_vectors() {
+    let cases = load_bijou("bijou/spec.txt").unwrap();
+    // Guard against a truncated file silently testing less: the spec has
+    // 18 + 13 + 17 value vectors and 7 error vectors.
+    assert_eq!(cases.len(), 55);
+    assert_eq!(run_file("bijou/spec.txt"), 55);
+}
+
+#[test]
+fn signed_vectors() {
+    let cases = load_bijou("bijou/signed.txt").unwrap();
+    for width in ["bijou32s", "bijou64s", "bijou128s"] {
+        assert!(cases.iter().any(|c| c.width == width), "no {width} vectors");
+    }
+    assert!(BIJOU_WIDTHS.len() == 6);
+    run_file("bijou/signed.txt");
+}
+
+#[test]
+fn a_wrong_vector_is_reported() {
+    let case = testkit::vectors::parse_bijou("inline", "bijou64 301 F834\n").unwrap().remove(0);
+    let message = testkit::bijou_cases::run(&case).unwrap_err();
+    assert!(message.contains("F834") && message.contains("301"), "{message}");
+}

@@ -1,0 +1,24 @@
+//! Test support for the bijou workspace (not published).
+//!
+//! - [`vectors`]: parsers for the checked-in vector files under `vectors/`,
+//!   strict enough that a corrupted file fails loudly instead of testing less;
+//! - [`bijou_cases`]: runs a parsed bijou vector against `bijou-core`;
+//! - [`oracle`]: a naive transcription of the bijou spec, the independent
+//!   reference for property tests, exhaustive sweeps and fuzzing.
+
+pub mod bijou_cases;
+pub mod exhaustive;
+pub mod oracle;
+pub mod vectors;
+
+use std::path::PathBuf;
+
+/// The workspace root (where `vectors/` lives).
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Path of a file under `vectors/`.
+pub fn vector_path(relative: &str) -> PathBuf {
+    workspace_root().join("vectors").join(relative)
+}

@@ -1,0 +1,129 @@
+//! A naive bijou codec written straight from the spec's rules, for one width
+//! given at run time. It is deliberately unlike `bijou-core`: tiers found by a
+//! linear search over offsets computed by the spec's recurrence, payloads
+//! built byte by byte, all arithmetic in checked `u128`.
+
+/// Why the oracle refused to decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OracleError {
+    /// Fewer bytes than the tag announces.
+    Truncated {
+        /// Bytes the value needs.
+        needed: usize,
+        /// Bytes available.
+        available: usize,
+    },
+    /// The top-tier value exceeds the width's maximum.
+    Overflow,
+}
+
+/// One unsigned width: `tiers` = the integer's byte width (4, 8 or 16).
+#[derive(Debug, Clone)]
+pub struct Width {
+    tiers: usize,
+    offsets: Vec<u128>,
+}
+
+impl Width {
+    /// The width whose integers are `bytes` bytes wide (4, 8 or 16).
+    pub fn new(bytes: usize) -> Width {
+        assert!(matches!(bytes, 4 | 8 | 16), "bijou widths are 4, 8 or 16 bytes");
+        let mut width = Width { tiers: bytes, offsets: Vec::new() };
+        width.offsets = width.compute_offsets();
+        width
+    }
+
+    /// bijou32.
+    pub fn b32() -> Width {
+        Width::new(4)
+    }
+
+    /// bijou64.
+    pub fn b64() -> Width {
+        Width::new(8)
+    }
+
+    /// bijou128.
+    pub fn b128() -> Width {
+        Width::new(16)
+    }
+
+    /// Largest value of the width.
+    pub fn max(&self) -> u128 {
+        if self.tiers == 16 { u128::MAX } else { (1u128 << (8 * self.tiers)) - 1 }
+    }
+
+    /// Tag threshold `H = 256 - T`.
+    pub fn threshold(&self) -> u128 {
+        256 - self.tiers as u128
+    }
+
+    /// `OFFSET[0..=T]` by the spec's recurrence.
+    pub fn offsets(&self) -> &[u128] {
+        &self.offsets
+    }
+
+    fn compute_offsets(&self) -> Vec<u128> {
+        let mut offsets = vec![0, self.threshold()];
+        for n in 2..=self.tiers {
+            let step = 256u128.checked_pow(n as u32 - 1).expect("256^(n-1) fits");
+            let next = offsets[n - 1].checked_add(step).expect("offset fits");
+            offsets.push(next);
+        }
+        offsets
+    }
+
+    /// Encodes `value` (which must not exceed [`Width::max`]).
+    pub fn encode(&self, value: u128) -> Vec<u8> {
+        assert!(value <= self.max(), "value out of range for the width");
+        if value < self.threshold() {
+            return vec![value as u8];
+        }
+        let offsets = self.offsets();
+        for tier in 1..=self.tiers {
+            let in_tier = tier == self.tiers || value < offsets[tier + 1];
+            if value >= offsets[tier] && in_tier {
+                let payload = value - offsets[tier];
+                let mut out = vec![(self.threshold() as usize + tier - 1) as u8];
+                for i in (0..tier).rev() {
+                    out.push(((payload >> (8 * i)) & 0xFF) as u8);
+                }
+                return out;
+            }
+        }
+        unreachable!("every value below max has a tier")
+    }
+
+    /// Decodes one value from the front of `input`.
+    pub fn decode(&self, input: &[u8]) -> Result<(u128, usize), OracleError> {
+        let Some(&tag) = input.first() else {
+            return Err(OracleError::Truncated { needed: 1, available: 0 });
+        };
+        if u128::from(tag) < self.threshold() {
+            return Ok((u128::from(tag), 1));
+        }
+        let tier = usize::from(tag) - (self.threshold() as usize - 1);
+        if input.len() < 1 + tier {
+            return Err(OracleError::Truncated { needed: 1 + tier, available: input.len() });
+        }
+        let mut payload: u128 = 0;
+        for &byte in &input[1..=tier] {
+            payload = payload.checked_mul(256).and_then(|p| p.checked_add(u128::from(byte))).expect("payload fits u128");
+        }
+        match self.offsets()[tier].checked_add(payload) {
+            Some(value) if value <= self.max() => Ok((value, 1 + tier)),
+            _ => Err(OracleError::Overflow),
+        }
+    }
+}
+
+/// Zigzag for a signed width of `bits` bits, by the spec's formula on `i128`.
+pub fn zigzag(value: i128, bits: u32) -> u128 {
+    let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
+    (((value << 1) ^ (value >> (bits - 1))) as u128) & mask
+}
+
+/// Inverse of [`zigzag`]: even → non-negative, odd → negative.
+pub fn unzigzag(value: u128) -> i128 {
+    if value % 2 == 0 { (value / 2) as i128 } else { -((value / 2) as i128) - 1 }
+}

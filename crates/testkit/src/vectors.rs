@@ -1,0 +1,227 @@
+//! Parsers for the vector files under `vectors/`.
+//!
+//! Every parser rejects what it does not understand, with the file line, so
+//! a corrupted or truncated vector file fails the run instead of silently
+//! testing fewer cases.
+
+use std::fmt;
+use std::path::Path;
+
+/// A vector file that could not be read or parsed.
+#[derive(Debug)]
+pub struct VectorError {
+    /// File (or source name) that failed.
+    pub source_name: String,
+    /// 1-based line, 0 for whole-file problems.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for VectorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.source_name, self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.source_name, self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for VectorError {}
+
+fn error(source_name: &str, line: usize, message: impl Into<String>) -> VectorError {
+    VectorError { source_name: source_name.to_owned(), line, message: message.into() }
+}
+
+/// Reads a file for one of the parsers.
+pub fn read(path: &Path) -> Result<String, VectorError> {
+    std::fs::read_to_string(path).map_err(|e| error(&path.display().to_string(), 0, format!("cannot read: {e}")))
+}
+
+/// Decodes hex (upper or lower case, even length); `-` is the empty string.
+pub fn parse_hex(text: &str) -> Option<Vec<u8>> {
+    if text == "-" {
+        return Some(Vec::new());
+    }
+    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok()).collect()
+}
+
+/// What a bijou vector expects from decoding its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BijouExpect {
+    /// Decodes (consuming every byte) to this decimal value, and the value
+    /// encodes to exactly these bytes.
+    Value(String),
+    /// Decoding fails with `Truncated`.
+    Truncated,
+    /// Decoding fails with `Overflow`.
+    Overflow,
+}
+
+/// One line of a bijou vector file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BijouCase {
+    /// 1-based line in the file.
+    pub line: usize,
+    /// `bijou32`, `bijou64`, `bijou128`, `bijou32s`, `bijou64s` or `bijou128s`.
+    pub width: String,
+    /// Expected outcome.
+    pub expect: BijouExpect,
+    /// The encoding.
+    pub bytes: Vec<u8>,
+}
+
+/// The widths a bijou vector may name.
+pub const BIJOU_WIDTHS: [&str; 6] = ["bijou32", "bijou64", "bijou128", "bijou32s", "bijou64s", "bijou128s"];
+
+/// Parses a bijou vector file: `#` comments and blank lines, then lines of
+/// `WIDTH VALUE HEX` where VALUE is a decimal integer, `error:truncated` or
+/// `error:overflow`, and HEX is the encoding (`-` when empty).
+pub fn parse_bijou(source_name: &str, text: &str) -> Result<Vec<BijouCase>, VectorError> {
+    let mut cases = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let content = raw.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = content.split_whitespace().collect();
+        let [width, value, hex] = fields[..] else {
+            return Err(error(source_name, line, format!("expected `WIDTH VALUE HEX`, found {} fields", fields.len())));
+        };
+        if !BIJOU_WIDTHS.contains(&width) {
+            return Err(error(source_name, line, format!("unknown width `{width}`")));
+        }
+        let expect = match value {
+            "error:truncated" => BijouExpect::Truncated,
+            "error:overflow" => BijouExpect::Overflow,
+            v if v.strip_prefix('-').unwrap_or(v).bytes().all(|b| b.is_ascii_digit()) && !v.is_empty() && v != "-" => {
+                BijouExpect::Value(v.to_owned())
+            }
+            other => return Err(error(source_name, line, format!("bad value `{other}`"))),
+        };
+        let bytes = parse_hex(hex).ok_or_else(|| error(source_name, line, format!("bad hex `{hex}`")))?;
+        cases.push(BijouCase { line, width: width.to_owned(), expect, bytes });
+    }
+    if cases.is_empty() {
+        return Err(error(source_name, 0, "no vectors found"));
+    }
+    Ok(cases)
+}
+
+/// One NIST CAVP hash vector (or one of our own in the same layout).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HashCase {
+    /// 1-based line of the `Len` entry.
+    pub line: usize,
+    /// The message.
+    pub message: Vec<u8>,
+    /// The expected digest.
+    pub digest: Vec<u8>,
+}
+
+/// Parses a NIST CAVP `.rsp` file (`Len = bits`, `Msg = hex`, `MD = hex`,
+/// CRLF or LF). `Len = 0` carries `Msg = 00` by NIST convention. Bit
+/// lengths that are not whole bytes, hex of the wrong length and digests of
+/// the wrong size are errors.
+pub fn parse_rsp(source_name: &str, text: &str, digest_len: usize) -> Result<Vec<HashCase>, VectorError> {
+    let mut cases = Vec::new();
+    let mut pending: Option<(usize, usize, Option<Vec<u8>>)> = None; // (line, bits, msg)
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let content = raw.trim();
+        if content.is_empty() || content.starts_with('#') || content.starts_with('[') {
+            continue;
+        }
+        let Some((key, value)) = content.split_once('=') else {
+            return Err(error(source_name, line, format!("expected `KEY = VALUE`, found `{content}`")));
+        };
+        let (key, value) = (key.trim(), value.trim());
+        match key {
+            "Len" => {
+                if pending.is_some() {
+                    return Err(error(source_name, line, "`Len` before the previous vector's `MD`"));
+                }
+                let bits: usize = value.parse().map_err(|_| error(source_name, line, format!("bad Len `{value}`")))?;
+                if bits % 8 != 0 {
+                    return Err(error(source_name, line, format!("Len {bits} is not whole bytes")));
+                }
+                pending = Some((line, bits, None));
+            }
+            "Msg" => {
+                let Some((_, bits, msg @ None)) = pending.as_mut() else {
+                    return Err(error(source_name, line, "`Msg` without a preceding `Len`"));
+                };
+                let mut bytes = parse_hex(value).ok_or_else(|| error(source_name, line, "bad Msg hex"))?;
+                if *bits == 0 {
+                    bytes.clear();
+                }
+                if bytes.len() * 8 != *bits {
+                    return Err(error(source_name, line, format!("Msg has {} bytes, Len says {}", bytes.len(), *bits / 8)));
+                }
+                *msg = Some(bytes);
+            }
+            "MD" => {
+                let Some((start, _, Some(message))) = pending.take() else {
+                    return Err(error(source_name, line, "`MD` without `Len` and `Msg`"));
+                };
+                let digest = parse_hex(value).ok_or_else(|| error(source_name, line, "bad MD hex"))?;
+                if digest.len() != digest_len {
+                    return Err(error(source_name, line, format!("MD has {} bytes, expected {digest_len}", digest.len())));
+                }
+                cases.push(HashCase { line: start, message, digest });
+            }
+            other => return Err(error(source_name, line, format!("unknown key `{other}`"))),
+        }
+    }
+    if pending.is_some() {
+        return Err(error(source_name, 0, "file ends inside a vector"));
+    }
+    if cases.is_empty() {
+        return Err(error(source_name, 0, "no vectors found"));
+    }
+    Ok(cases)
+}
+
+/// Loads and parses a bijou vector file under `vectors/`.
+pub fn load_bijou(relative: &str) -> Result<Vec<BijouCase>, VectorError> {
+    let path = crate::vector_path(relative);
+    parse_bijou(&path.display().to_string(), &read(&path)?)
+}
+
+/// Loads and parses an `.rsp` file under `vectors/`.
+pub fn load_rsp(relative: &str, digest_len: usize) -> Result<Vec<HashCase>, VectorError> {
+    let path = crate::vector_path(relative);
+    parse_rsp(&path.display().to_string(), &read(&path)?, digest_len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bijou_parser_rejects_corruption() {
+        assert!(parse_bijou("t", "bijou64 0 00\n").is_ok());
+        assert!(parse_bijou("t", "bijou65 0 00\n").is_err());
+        assert!(parse_bijou("t", "bijou64 0 0\n").is_err());
+        assert!(parse_bijou("t", "bijou64 x 00\n").is_err());
+        assert!(parse_bijou("t", "bijou64 0\n").is_err());
+        assert!(parse_bijou("t", "# only a comment\n").is_err());
+    }
+
+    #[test]
+    fn rsp_parser_rejects_corruption() {
+        let good = "Len = 8\r\nMsg = ab\r\nMD = 0102\r\n";
+        assert_eq!(parse_rsp("t", good, 2).unwrap()[0].message, [0xAB]);
+        assert!(parse_rsp("t", "Len = 16\nMsg = ab\nMD = 0102\n", 2).is_err());
+        assert!(parse_rsp("t", "Len = 8\nMsg = ab\nMD = 01\n", 2).is_err());
+        assert!(parse_rsp("t", "Len = 8\nMsg = ab\n", 2).is_err());
+        assert!(parse_rsp("t", "Len = 8\nMsg = zz\nMD = 0102\n", 2).is_err());
+        let empty = parse_rsp("t", "Len = 0\nMsg = 00\nMD = 0102\n", 2).unwrap();
+        assert!(empty[0].message.is_empty());
+    }
+}

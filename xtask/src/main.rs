@@ -1,0 +1,56 @@
+//! `cargo xtask`: the workspace's automation (the cargo-xtask convention: a
+//! plain binary crate, aliased in `.cargo/config.toml`, nothing to install).
+
+use std::process::ExitCode;
+
+mod conformance;
+mod table;
+
+const USAGE: &str = "\
+Usage: cargo xtask <COMMAND> [OPTIONS]
+
+Commands:
+  conformance   Run every vector file under vectors/ against every width and backend
+  help          Print this message
+
+Run `cargo xtask <COMMAND> --help` for a command's options.";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let result = match command.as_str() {
+        "conformance" => conformance::main(rest),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Parses `--flag` style options: every argument must be one of `known`
+/// (or `--help`, which returns `None` after printing `usage`).
+fn parse_flags(args: &[String], known: &[&str], usage: &str) -> Result<Option<Vec<String>>, String> {
+    let mut flags = Vec::new();
+    for arg in args {
+        if arg == "--help" || arg == "-h" {
+            println!("{usage}");
+            return Ok(None);
+        }
+        if !known.contains(&arg.as_str()) {
+            return Err(format!("unknown option `{arg}`\n\n{usage}"));
+        }
+        flags.push(arg.clone());
+    }
+    Ok(Some(flags))
+}
