@@ -31,12 +31,22 @@ impl Suite {
     fn run<C>(name: &str, cases: &[C], check: impl Fn(&C) -> Result<(), String>) -> Suite {
         let start = Instant::now();
         let failures = cases.iter().filter_map(|case| check(case).err()).collect();
-        Suite { name: name.to_owned(), cases: cases.len() as u64, failures, time: start.elapsed() }
+        Suite {
+            name: name.to_owned(),
+            cases: cases.len() as u64,
+            failures,
+            time: start.elapsed(),
+        }
     }
 
     /// A suite whose vector file could not be loaded: one failed case.
     fn unloadable(name: &str, error: VectorError) -> Suite {
-        Suite { name: name.to_owned(), cases: 1, failures: vec![error.to_string()], time: Duration::ZERO }
+        Suite {
+            name: name.to_owned(),
+            cases: 1,
+            failures: vec![error.to_string()],
+            time: Duration::ZERO,
+        }
     }
 
     /// A sweep that counts its own cases and stops at the first failure.
@@ -46,7 +56,12 @@ impl Suite {
             Ok(cases) => (cases, Vec::new()),
             Err(failure) => (1, vec![failure]),
         };
-        Suite { name: name.to_owned(), cases, failures, time: start.elapsed() }
+        Suite {
+            name: name.to_owned(),
+            cases,
+            failures,
+            time: start.elapsed(),
+        }
     }
 }
 
@@ -65,13 +80,19 @@ fn exhaustive_suites() -> Vec<Suite> {
     let (b32, b64) = (Width::b32(), Width::b64());
     let strings = |len: usize| {
         vec![
-            Suite::sweep(&format!("bijou32 every {len}-byte string"), || decode_all_strings::<u32>(&b32, len)),
-            Suite::sweep(&format!("bijou64 every {len}-byte string"), || decode_all_strings::<u64>(&b64, len)),
+            Suite::sweep(&format!("bijou32 every {len}-byte string"), || {
+                decode_all_strings::<u32>(&b32, len)
+            }),
+            Suite::sweep(&format!("bijou64 every {len}-byte string"), || {
+                decode_all_strings::<u64>(&b64, len)
+            }),
         ]
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
     let mut suites: Vec<Suite> = (1..=3).flat_map(strings).collect();
-    suites.push(Suite::sweep("bijou32 every u32 round trip", || u32_round_trip_all(threads)));
+    suites.push(Suite::sweep("bijou32 every u32 round trip", || {
+        u32_round_trip_all(threads)
+    }));
     suites
 }
 
@@ -116,6 +137,9 @@ fn report(suites: &[Suite]) -> Result<(), String> {
         for failure in &failures {
             eprintln!("FAIL {failure}");
         }
-        Err(format!("{} of {total} conformance cases failed", failures.len()))
+        Err(format!(
+            "{} of {total} conformance cases failed",
+            failures.len()
+        ))
     }
 }

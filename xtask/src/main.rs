@@ -40,7 +40,11 @@ fn main() -> ExitCode {
 
 /// Parses `--flag` style options: every argument must be one of `known`
 /// (or `--help`, which returns `None` after printing `usage`).
-fn parse_flags(args: &[String], known: &[&str], usage: &str) -> Result<Option<Vec<String>>, String> {
+fn parse_flags(
+    args: &[String],
+    known: &[&str],
+    usage: &str,
+) -> Result<Option<Vec<String>>, String> {
     let mut flags = Vec::new();
     for arg in args {
         if arg == "--help" || arg == "-h" {

@@ -14,12 +14,25 @@ pub(crate) fn print(header: &[&str], rows: &[Vec<String>]) {
             .iter()
             .zip(&widths)
             .enumerate()
-            .map(|(i, (cell, &w))| if i == 0 { format!("{cell:<w$}") } else { format!("{cell:>w$}") })
+            .map(|(i, (cell, &w))| {
+                if i == 0 {
+                    format!("{cell:<w$}")
+                } else {
+                    format!("{cell:>w$}")
+                }
+            })
             .collect();
         println!("{}", padded.join("  ").trim_end());
     };
     line(header.to_vec());
-    println!("{}", widths.iter().map(|&w| "-".repeat(w)).collect::<Vec<_>>().join("  "));
+    println!(
+        "{}",
+        widths
+            .iter()
+            .map(|&w| "-".repeat(w))
+            .collect::<Vec<_>>()
+            .join("  ")
+    );
     for row in rows {
         line(row.iter().map(String::as_str).collect());
     }

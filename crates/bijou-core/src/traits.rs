@@ -28,7 +28,10 @@ pub struct Encoded {
 
 impl Encoded {
     fn new(bytes: &[u8]) -> Self {
-        let mut out = Encoded { bytes: [0; MAX_ENCODED_LEN], len: bytes.len() as u8 };
+        let mut out = Encoded {
+            bytes: [0; MAX_ENCODED_LEN],
+            len: bytes.len() as u8,
+        };
         out.bytes[..bytes.len()].copy_from_slice(bytes);
         out
     }

@@ -2,19 +2,26 @@
 //! oracle in `testkit`: round trip, bijection, byte order equals numeric
 //! order, length from the tag, and the tier boundaries.
 
-use bijou_core::{Bijou, BatchDecodeError, DecodeError, EncodeError};
+use bijou_core::{BatchDecodeError, Bijou, DecodeError, EncodeError};
 use proptest::prelude::*;
 use testkit::oracle::{OracleError, Width};
 
 fn config() -> ProptestConfig {
-    ProptestConfig { cases: 512, ..ProptestConfig::default() }
+    ProptestConfig {
+        cases: 512,
+        ..ProptestConfig::default()
+    }
 }
 
 fn same_error(ours: DecodeError, oracle: OracleError) -> bool {
     match (ours, oracle) {
-        (DecodeError::Truncated { needed, available }, OracleError::Truncated { needed: n, available: a }) => {
-            needed == n && available == a
-        }
+        (
+            DecodeError::Truncated { needed, available },
+            OracleError::Truncated {
+                needed: n,
+                available: a,
+            },
+        ) => needed == n && available == a,
         (DecodeError::Overflow, OracleError::Overflow) => true,
         _ => false,
     }
@@ -239,7 +246,10 @@ fn signed_batch_reports_overflow_offset_across_scratch_pieces() {
     let mut out = [0i64; 200];
     assert_eq!(
         bijou_core::bijou64s::decode_batch(&input, &mut out),
-        Err(BatchDecodeError::Overflow { offset: 150, written: 150 })
+        Err(BatchDecodeError::Overflow {
+            offset: 150,
+            written: 150
+        })
     );
     assert!(out[..150].iter().all(|&v| v == 1));
 }

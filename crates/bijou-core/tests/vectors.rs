@@ -6,9 +6,19 @@ fn run_file(relative: &str) -> usize {
     let cases = load_bijou(relative).unwrap_or_else(|e| panic!("{e}"));
     let failures: Vec<String> = cases
         .iter()
-        .filter_map(|case| testkit::bijou_cases::run(case).err().map(|e| format!("{relative}:{}: {e}", case.line)))
+        .filter_map(|case| {
+            testkit::bijou_cases::run(case)
+                .err()
+                .map(|e| format!("{relative}:{}: {e}", case.line))
+        })
         .collect();
-    assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} vectors failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
     cases.len()
 }
 
@@ -33,7 +43,12 @@ fn signed_vectors() {
 
 #[test]
 fn a_wrong_vector_is_reported() {
-    let case = testkit::vectors::parse_bijou("inline", "bijou64 301 F834\n").unwrap().remove(0);
+    let case = testkit::vectors::parse_bijou("inline", "bijou64 301 F834\n")
+        .unwrap()
+        .remove(0);
     let message = testkit::bijou_cases::run(&case).unwrap_err();
-    assert!(message.contains("F834") && message.contains("301"), "{message}");
+    assert!(
+        message.contains("F834") && message.contains("301"),
+        "{message}"
+    );
 }

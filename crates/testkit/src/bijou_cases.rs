@@ -5,7 +5,11 @@ use bijou_core::{Bijou, DecodeError};
 use std::str::FromStr;
 
 fn hex(bytes: &[u8]) -> String {
-    if bytes.is_empty() { "-".to_owned() } else { bytes.iter().map(|b| format!("{b:02X}")).collect() }
+    if bytes.is_empty() {
+        "-".to_owned()
+    } else {
+        bytes.iter().map(|b| format!("{b:02X}")).collect()
+    }
 }
 
 fn check<T>(case: &BijouCase) -> Result<(), String>
@@ -15,26 +19,46 @@ where
     let decoded = T::decode(&case.bytes);
     match &case.expect {
         BijouExpect::Value(text) => {
-            let value: T = text.parse().map_err(|_| format!("value {text} does not fit {}", T::NAME))?;
+            let value: T = text
+                .parse()
+                .map_err(|_| format!("value {text} does not fit {}", T::NAME))?;
             if decoded != Ok((value, case.bytes.len())) {
-                return Err(format!("decode {}: expected Ok(({value}, {})), got {decoded:?}", hex(&case.bytes), case.bytes.len()));
+                return Err(format!(
+                    "decode {}: expected Ok(({value}, {})), got {decoded:?}",
+                    hex(&case.bytes),
+                    case.bytes.len()
+                ));
             }
             let encoded = value.encoded();
             if *encoded != case.bytes[..] {
-                return Err(format!("encode {value}: expected {}, got {}", hex(&case.bytes), hex(&encoded)));
+                return Err(format!(
+                    "encode {value}: expected {}, got {}",
+                    hex(&case.bytes),
+                    hex(&encoded)
+                ));
             }
-            if value.encoded_len() != case.bytes.len() || T::len_from_tag(case.bytes[0]) != case.bytes.len() {
+            if value.encoded_len() != case.bytes.len()
+                || T::len_from_tag(case.bytes[0]) != case.bytes.len()
+            {
                 return Err(format!("length of {value}: expected {}", case.bytes.len()));
             }
             Ok(())
         }
         BijouExpect::Truncated => match decoded {
             Err(DecodeError::Truncated { .. }) => Ok(()),
-            other => Err(format!("decode {}: expected Truncated, got {}", hex(&case.bytes), describe(other))),
+            other => Err(format!(
+                "decode {}: expected Truncated, got {}",
+                hex(&case.bytes),
+                describe(other)
+            )),
         },
         BijouExpect::Overflow => match decoded {
             Err(DecodeError::Overflow) => Ok(()),
-            other => Err(format!("decode {}: expected Overflow, got {}", hex(&case.bytes), describe(other))),
+            other => Err(format!(
+                "decode {}: expected Overflow, got {}",
+                hex(&case.bytes),
+                describe(other)
+            )),
         },
     }
 }

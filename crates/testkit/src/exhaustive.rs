@@ -23,14 +23,21 @@ where
             (Ok((value, used)), Ok((want, want_used))) => {
                 value.into() == want && used == want_used && *value.encoded() == input[..used]
             }
-            (Err(DecodeError::Truncated { needed, available }), Err(OracleError::Truncated { needed: n2, available: a2 })) => {
-                needed == n2 && available == a2
-            }
+            (
+                Err(DecodeError::Truncated { needed, available }),
+                Err(OracleError::Truncated {
+                    needed: n2,
+                    available: a2,
+                }),
+            ) => needed == n2 && available == a2,
             (Err(DecodeError::Overflow), Err(OracleError::Overflow)) => true,
             _ => false,
         };
         if !agree {
-            return Err(format!("{} input {input:02X?}: got {ours:?}, oracle {expected:?}", T::NAME));
+            return Err(format!(
+                "{} input {input:02X?}: got {ours:?}, oracle {expected:?}",
+                T::NAME
+            ));
         }
     }
     Ok(count)
@@ -50,7 +57,10 @@ pub fn u32_round_trip(range: std::ops::RangeInclusive<u32>) -> Result<u64, Strin
             && bijou32::len_from_tag(bytes[0]) == len
             && previous.is_none_or(|(p, plen)| p[..plen] < bytes[..len]);
         if !ok {
-            return Err(format!("bijou32 value {value}: encoding {:02X?} fails round trip, length or order", &bytes[..len]));
+            return Err(format!(
+                "bijou32 value {value}: encoding {:02X?} fails round trip, length or order",
+                &bytes[..len]
+            ));
         }
         previous = Some((bytes, len));
         checked += 1;
@@ -66,10 +76,17 @@ pub fn u32_round_trip_all(threads: u32) -> Result<u64, String> {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
                 let start = (u64::from(i) * step) as u32;
-                let end = if i + 1 == threads { u32::MAX } else { ((u64::from(i) + 1) * step - 1) as u32 };
+                let end = if i + 1 == threads {
+                    u32::MAX
+                } else {
+                    ((u64::from(i) + 1) * step - 1) as u32
+                };
                 scope.spawn(move || u32_round_trip(start..=end))
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("sweep thread panicked")).sum()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("sweep thread panicked"))
+            .sum()
     })
 }

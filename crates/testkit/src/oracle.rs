@@ -27,8 +27,14 @@ pub struct Width {
 impl Width {
     /// The width whose integers are `bytes` bytes wide (4, 8 or 16).
     pub fn new(bytes: usize) -> Width {
-        assert!(matches!(bytes, 4 | 8 | 16), "bijou widths are 4, 8 or 16 bytes");
-        let mut width = Width { tiers: bytes, offsets: Vec::new() };
+        assert!(
+            matches!(bytes, 4 | 8 | 16),
+            "bijou widths are 4, 8 or 16 bytes"
+        );
+        let mut width = Width {
+            tiers: bytes,
+            offsets: Vec::new(),
+        };
         width.offsets = width.compute_offsets();
         width
     }
@@ -50,7 +56,11 @@ impl Width {
 
     /// Largest value of the width.
     pub fn max(&self) -> u128 {
-        if self.tiers == 16 { u128::MAX } else { (1u128 << (8 * self.tiers)) - 1 }
+        if self.tiers == 16 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * self.tiers)) - 1
+        }
     }
 
     /// Tag threshold `H = 256 - T`.
@@ -97,18 +107,27 @@ impl Width {
     /// Decodes one value from the front of `input`.
     pub fn decode(&self, input: &[u8]) -> Result<(u128, usize), OracleError> {
         let Some(&tag) = input.first() else {
-            return Err(OracleError::Truncated { needed: 1, available: 0 });
+            return Err(OracleError::Truncated {
+                needed: 1,
+                available: 0,
+            });
         };
         if u128::from(tag) < self.threshold() {
             return Ok((u128::from(tag), 1));
         }
         let tier = usize::from(tag) - (self.threshold() as usize - 1);
         if input.len() < 1 + tier {
-            return Err(OracleError::Truncated { needed: 1 + tier, available: input.len() });
+            return Err(OracleError::Truncated {
+                needed: 1 + tier,
+                available: input.len(),
+            });
         }
         let mut payload: u128 = 0;
         for &byte in &input[1..=tier] {
-            payload = payload.checked_mul(256).and_then(|p| p.checked_add(u128::from(byte))).expect("payload fits u128");
+            payload = payload
+                .checked_mul(256)
+                .and_then(|p| p.checked_add(u128::from(byte)))
+                .expect("payload fits u128");
         }
         match self.offsets()[tier].checked_add(payload) {
             Some(value) if value <= self.max() => Ok((value, 1 + tier)),
@@ -119,11 +138,19 @@ impl Width {
 
 /// Zigzag for a signed width of `bits` bits, by the spec's formula on `i128`.
 pub fn zigzag(value: i128, bits: u32) -> u128 {
-    let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
+    let mask = if bits == 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    };
     (((value << 1) ^ (value >> (bits - 1))) as u128) & mask
 }
 
 /// Inverse of [`zigzag`]: even → non-negative, odd → negative.
 pub fn unzigzag(value: u128) -> i128 {
-    if value % 2 == 0 { (value / 2) as i128 } else { -((value / 2) as i128) - 1 }
+    if value.is_multiple_of(2) {
+        (value / 2) as i128
+    } else {
+        -((value / 2) as i128) - 1
+    }
 }

@@ -31,12 +31,17 @@ impl fmt::Display for VectorError {
 impl std::error::Error for VectorError {}
 
 fn error(source_name: &str, line: usize, message: impl Into<String>) -> VectorError {
-    VectorError { source_name: source_name.to_owned(), line, message: message.into() }
+    VectorError {
+        source_name: source_name.to_owned(),
+        line,
+        message: message.into(),
+    }
 }
 
 /// Reads a file for one of the parsers.
 pub fn read(path: &Path) -> Result<String, VectorError> {
-    std::fs::read_to_string(path).map_err(|e| error(&path.display().to_string(), 0, format!("cannot read: {e}")))
+    std::fs::read_to_string(path)
+        .map_err(|e| error(&path.display().to_string(), 0, format!("cannot read: {e}")))
 }
 
 /// Decodes hex (upper or lower case, even length); `-` is the empty string.
@@ -44,10 +49,13 @@ pub fn parse_hex(text: &str) -> Option<Vec<u8>> {
     if text == "-" {
         return Some(Vec::new());
     }
-    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
-    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok()).collect()
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
 }
 
 /// What a bijou vector expects from decoding its bytes.
@@ -76,7 +84,14 @@ pub struct BijouCase {
 }
 
 /// The widths a bijou vector may name.
-pub const BIJOU_WIDTHS: [&str; 6] = ["bijou32", "bijou64", "bijou128", "bijou32s", "bijou64s", "bijou128s"];
+pub const BIJOU_WIDTHS: [&str; 6] = [
+    "bijou32",
+    "bijou64",
+    "bijou128",
+    "bijou32s",
+    "bijou64s",
+    "bijou128s",
+];
 
 /// Parses a bijou vector file: `#` comments and blank lines, then lines of
 /// `WIDTH VALUE HEX` where VALUE is a decimal integer, `error:truncated` or
@@ -91,7 +106,11 @@ pub fn parse_bijou(source_name: &str, text: &str) -> Result<Vec<BijouCase>, Vect
         }
         let fields: Vec<&str> = content.split_whitespace().collect();
         let [width, value, hex] = fields[..] else {
-            return Err(error(source_name, line, format!("expected `WIDTH VALUE HEX`, found {} fields", fields.len())));
+            return Err(error(
+                source_name,
+                line,
+                format!("expected `WIDTH VALUE HEX`, found {} fields", fields.len()),
+            ));
         };
         if !BIJOU_WIDTHS.contains(&width) {
             return Err(error(source_name, line, format!("unknown width `{width}`")));
@@ -99,13 +118,26 @@ pub fn parse_bijou(source_name: &str, text: &str) -> Result<Vec<BijouCase>, Vect
         let expect = match value {
             "error:truncated" => BijouExpect::Truncated,
             "error:overflow" => BijouExpect::Overflow,
-            v if v.strip_prefix('-').unwrap_or(v).bytes().all(|b| b.is_ascii_digit()) && !v.is_empty() && v != "-" => {
+            v if v
+                .strip_prefix('-')
+                .unwrap_or(v)
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                && !v.is_empty()
+                && v != "-" =>
+            {
                 BijouExpect::Value(v.to_owned())
             }
             other => return Err(error(source_name, line, format!("bad value `{other}`"))),
         };
-        let bytes = parse_hex(hex).ok_or_else(|| error(source_name, line, format!("bad hex `{hex}`")))?;
-        cases.push(BijouCase { line, width: width.to_owned(), expect, bytes });
+        let bytes =
+            parse_hex(hex).ok_or_else(|| error(source_name, line, format!("bad hex `{hex}`")))?;
+        cases.push(BijouCase {
+            line,
+            width: width.to_owned(),
+            expect,
+            bytes,
+        });
     }
     if cases.is_empty() {
         return Err(error(source_name, 0, "no vectors found"));
@@ -128,7 +160,11 @@ pub struct HashCase {
 /// CRLF or LF). `Len = 0` carries `Msg = 00` by NIST convention. Bit
 /// lengths that are not whole bytes, hex of the wrong length and digests of
 /// the wrong size are errors.
-pub fn parse_rsp(source_name: &str, text: &str, digest_len: usize) -> Result<Vec<HashCase>, VectorError> {
+pub fn parse_rsp(
+    source_name: &str,
+    text: &str,
+    digest_len: usize,
+) -> Result<Vec<HashCase>, VectorError> {
     let mut cases = Vec::new();
     let mut pending: Option<(usize, usize, Option<Vec<u8>>)> = None; // (line, bits, msg)
     for (index, raw) in text.lines().enumerate() {
@@ -138,17 +174,31 @@ pub fn parse_rsp(source_name: &str, text: &str, digest_len: usize) -> Result<Vec
             continue;
         }
         let Some((key, value)) = content.split_once('=') else {
-            return Err(error(source_name, line, format!("expected `KEY = VALUE`, found `{content}`")));
+            return Err(error(
+                source_name,
+                line,
+                format!("expected `KEY = VALUE`, found `{content}`"),
+            ));
         };
         let (key, value) = (key.trim(), value.trim());
         match key {
             "Len" => {
                 if pending.is_some() {
-                    return Err(error(source_name, line, "`Len` before the previous vector's `MD`"));
+                    return Err(error(
+                        source_name,
+                        line,
+                        "`Len` before the previous vector's `MD`",
+                    ));
                 }
-                let bits: usize = value.parse().map_err(|_| error(source_name, line, format!("bad Len `{value}`")))?;
-                if bits % 8 != 0 {
-                    return Err(error(source_name, line, format!("Len {bits} is not whole bytes")));
+                let bits: usize = value
+                    .parse()
+                    .map_err(|_| error(source_name, line, format!("bad Len `{value}`")))?;
+                if !bits.is_multiple_of(8) {
+                    return Err(error(
+                        source_name,
+                        line,
+                        format!("Len {bits} is not whole bytes"),
+                    ));
                 }
                 pending = Some((line, bits, None));
             }
@@ -156,12 +206,17 @@ pub fn parse_rsp(source_name: &str, text: &str, digest_len: usize) -> Result<Vec
                 let Some((_, bits, msg @ None)) = pending.as_mut() else {
                     return Err(error(source_name, line, "`Msg` without a preceding `Len`"));
                 };
-                let mut bytes = parse_hex(value).ok_or_else(|| error(source_name, line, "bad Msg hex"))?;
+                let mut bytes =
+                    parse_hex(value).ok_or_else(|| error(source_name, line, "bad Msg hex"))?;
                 if *bits == 0 {
                     bytes.clear();
                 }
                 if bytes.len() * 8 != *bits {
-                    return Err(error(source_name, line, format!("Msg has {} bytes, Len says {}", bytes.len(), *bits / 8)));
+                    return Err(error(
+                        source_name,
+                        line,
+                        format!("Msg has {} bytes, Len says {}", bytes.len(), *bits / 8),
+                    ));
                 }
                 *msg = Some(bytes);
             }
@@ -169,11 +224,20 @@ pub fn parse_rsp(source_name: &str, text: &str, digest_len: usize) -> Result<Vec
                 let Some((start, _, Some(message))) = pending.take() else {
                     return Err(error(source_name, line, "`MD` without `Len` and `Msg`"));
                 };
-                let digest = parse_hex(value).ok_or_else(|| error(source_name, line, "bad MD hex"))?;
+                let digest =
+                    parse_hex(value).ok_or_else(|| error(source_name, line, "bad MD hex"))?;
                 if digest.len() != digest_len {
-                    return Err(error(source_name, line, format!("MD has {} bytes, expected {digest_len}", digest.len())));
+                    return Err(error(
+                        source_name,
+                        line,
+                        format!("MD has {} bytes, expected {digest_len}", digest.len()),
+                    ));
                 }
-                cases.push(HashCase { line: start, message, digest });
+                cases.push(HashCase {
+                    line: start,
+                    message,
+                    digest,
+                });
             }
             other => return Err(error(source_name, line, format!("unknown key `{other}`"))),
         }
