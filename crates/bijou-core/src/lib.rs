@@ -8,6 +8,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod batch;
 mod error;
 mod signed;
 mod traits;

@@ -70,20 +70,69 @@ macro_rules! unsigned_width {
                 offsets
             };
 
+            /// [`OFFSETS`] padded to a power of two, so that indexing it
+            /// with `tier & OFFSET_INDEX_MASK` needs no bounds check.
+            const PADDED_OFFSETS: [$uint; (TIERS + 1).next_power_of_two()] = {
+                let mut table = [0 as $uint; (TIERS + 1).next_power_of_two()];
+                let mut tier = 0;
+                while tier <= TIERS {
+                    table[tier] = OFFSETS[tier];
+                    tier += 1;
+                }
+                table
+            };
+
+            /// First value of `tier` (which must be at most `TIERS`).
+            #[inline(always)]
+            const fn offset_of(tier: usize) -> $uint {
+                PADDED_OFFSETS[tier & (PADDED_OFFSETS.len() - 1)]
+            }
+
+            /// Tier of the smallest value of each bit length, indexed by bit
+            /// length (0..=BITS). A bit-length range `[2^(L-1), 2^L)` is
+            /// narrower than every multi-byte tier, so it meets at most two
+            /// tiers: this one and the next.
+            const TIER_BY_BIT_LENGTH: [u8; <$uint>::BITS as usize + 1] = {
+                let mut table = [0u8; <$uint>::BITS as usize + 1];
+                let mut length = 1;
+                while length <= <$uint>::BITS as usize {
+                    table[length] = tier_by_search((1 as $uint) << (length - 1)) as u8;
+                    length += 1;
+                }
+                table
+            };
+
+            /// Last value of the tier in [`TIER_BY_BIT_LENGTH`], so that one
+            /// comparison decides between it and the next tier.
+            const TIER_END_BY_BIT_LENGTH: [$uint; <$uint>::BITS as usize + 1] = {
+                let mut table = [0 as $uint; <$uint>::BITS as usize + 1];
+                let mut length = 0;
+                while length <= <$uint>::BITS as usize {
+                    let tier = TIER_BY_BIT_LENGTH[length] as usize;
+                    table[length] = if tier == TIERS { <$uint>::MAX } else { OFFSETS[tier + 1] - 1 };
+                    length += 1;
+                }
+                table
+            };
+
+            /// The tier holding `value` by the definition: how many tier
+            /// starts it has reached. Used to build tables and to check them.
+            const fn tier_by_search(value: $uint) -> usize {
+                let mut tier = 0;
+                while tier < TIERS && value >= OFFSETS[tier + 1] {
+                    tier += 1;
+                }
+                tier
+            }
+
             /// The tier holding `value`: 0 for single-byte values, else the
-            /// payload length. Computed from the byte length of
-            /// `value - THRESHOLD` and one comparison: tier `t` starts at
-            /// `THRESHOLD + 0x0101…00` (`t - 1` bytes of `01`, then `00`), so
-            /// a value is in the tier of its byte length `n` unless it lies
-            /// below that start, in which case it is in tier `n - 1`.
+            /// payload length. Branch-free: the bit length picks a candidate
+            /// tier from a table, and one comparison with that tier's last
+            /// value moves it to the next tier when needed.
             #[inline(always)]
             const fn tier(value: $uint) -> usize {
-                if value < THRESHOLD as $uint {
-                    return 0;
-                }
-                let rest = value - THRESHOLD as $uint;
-                let bytes = ((<$uint>::BITS - (rest | 1).leading_zeros()).div_ceil(8)) as usize;
-                bytes - (rest < OFFSETS[bytes] - THRESHOLD as $uint) as usize
+                let length = (<$uint>::BITS - value.leading_zeros()) as usize;
+                TIER_BY_BIT_LENGTH[length] as usize + (value > TIER_END_BY_BIT_LENGTH[length]) as usize
             }
 
             /// Bytes the encoding of `value` occupies (tag included).
@@ -136,17 +185,20 @@ macro_rules! unsigned_width {
             #[inline]
             #[must_use]
             pub const fn encode_array(value: $uint) -> ([u8; MAX_BYTES], usize) {
+                // One straight-line path for every tier (selects, not
+                // branches), so mixed lengths cost no mispredictions.
                 let tier = tier(value);
+                // All ones for multi-byte values, zero for single bytes;
+                // masks rather than `if` keep LLVM from emitting a branch.
+                let multi_byte = ((tier != 0) as $uint).wrapping_neg();
+                let tag = ((THRESHOLD - 1 + tier as u8) & multi_byte as u8) | (value as u8 & !multi_byte as u8);
+                // Left-align the payload so all TIERS bytes are copied
+                // unconditionally; the bytes past it are zero. Tier 0 has
+                // no payload (its shift wraps to 0 and the mask clears it).
+                let payload = (value.wrapping_sub(offset_of(tier))).wrapping_shl((8 * (TIERS - tier)) as u32);
+                let payload = (payload & multi_byte).to_be_bytes();
                 let mut out = [0u8; MAX_BYTES];
-                if tier == 0 {
-                    out[0] = value as u8;
-                    return (out, 1);
-                }
-                out[0] = THRESHOLD - 1 + tier as u8;
-                // Left-align the payload so all TIERS bytes can be copied
-                // unconditionally; the bytes past the payload are zero.
-                let payload = (value - OFFSETS[tier]) << (8 * (TIERS - tier));
-                let payload = payload.to_be_bytes();
+                out[0] = tag;
                 let mut i = 0;
                 while i < TIERS {
                     out[1 + i] = payload[i];
@@ -199,29 +251,19 @@ macro_rules! unsigned_width {
             #[cfg(feature = "alloc")]
             #[inline]
             pub fn encode(value: $uint, out: &mut alloc::vec::Vec<u8>) {
-                let (bytes, len) = encode_array(value);
-                out.extend_from_slice(&bytes[..len]);
-            }
-
-            /// Appends the encodings of `values` to `out`, one after another.
-            ///
-            /// # Examples
-            ///
-            /// ```
-            #[doc = concat!("use bijou_core::", stringify!($name), ";")]
-            ///
-            /// let mut out = Vec::new();
-            #[doc = concat!(stringify!($name), "::encode_batch(&[1, ", stringify!($example), ", 2], &mut out);")]
-            #[doc = concat!("let mut values = [0; 3];")]
-            #[doc = concat!("assert_eq!(", stringify!($name), "::decode_batch(&out, &mut values), Ok((3, out.len())));")]
-            #[doc = concat!("assert_eq!(values, [1, ", stringify!($example), ", 2]);")]
-            /// ```
-            #[cfg(feature = "alloc")]
-            pub fn encode_batch(values: &[$uint], out: &mut alloc::vec::Vec<u8>) {
-                out.reserve(values.iter().map(|&value| encoded_len(value)).sum());
-                for &value in values {
-                    encode(value, out);
+                // Single bytes are the most common values in most protocols;
+                // a predictable branch makes them a plain push.
+                if value < THRESHOLD as $uint {
+                    out.push(value as u8);
+                    return;
                 }
+                let (bytes, len) = encode_array(value);
+                // A fixed-size copy is a couple of stores; a `len`-byte one
+                // would be a call to memcpy. Truncating drops the spare bytes.
+                out.reserve(MAX_BYTES);
+                let start = out.len();
+                out.extend_from_slice(&bytes);
+                out.truncate(start + len);
             }
 
             /// Decodes one value from the front of `input`, returning it and
@@ -252,65 +294,39 @@ macro_rules! unsigned_width {
                 if tag < THRESHOLD {
                     return Ok((tag as $uint, 1));
                 }
-                let tier = (tag - (THRESHOLD - 1)) as usize;
-                let Some(payload) = input.get(1..=tier) else {
+                crate::unsigned::by_tier!(tag - (THRESHOLD - 1), decode_tier, input)
+            }
+
+            /// Decodes a value of tier `T` from `input` (tag included): a
+            /// constant-size bounds check and load per tier, so LLVM emits
+            /// one short arm per tier and the length is a constant.
+            #[inline(always)]
+            fn decode_tier<const T: usize>(input: &[u8]) -> Result<($uint, usize), DecodeError> {
+                let tier = if T > TIERS { TIERS } else { T };
+                let Some(encoded) = input.get(..1 + tier) else {
                     return Err(DecodeError::Truncated { needed: 1 + tier, available: input.len() });
                 };
-                let mut be = [0u8; TIERS];
-                be[TIERS - tier..].copy_from_slice(payload);
-                // Only the top tier can exceed the type; checking every tier
-                // keeps one code path and costs one flag test.
-                match OFFSETS[tier].checked_add(<$uint>::from_be_bytes(be)) {
-                    Some(value) => Ok((value, 1 + tier)),
-                    None => Err(DecodeError::Overflow),
+                // Left-align the payload, as `tier_value` expects.
+                let mut payload = [0u8; TIERS];
+                payload[..tier].copy_from_slice(&encoded[1..]);
+                match tier_value::<T>(<$uint>::from_be_bytes(payload)) {
+                    (Some(value), len) => Ok((value, len)),
+                    (None, _) => Err(DecodeError::Overflow),
                 }
             }
 
-            /// Decodes consecutive values from `input` into `out` until `out`
-            /// is full or `input` runs out, returning (values written, bytes
-            /// consumed).
-            ///
-            /// A value cut off at the end of `input` is not an error: it is
-            /// left unconsumed, so a streaming caller can keep
-            /// `input[consumed..]`, append more bytes and call again.
-            ///
-            /// # Errors
-            ///
-            /// [`BatchDecodeError::Overflow`] with the byte offset of the
-            /// offending value and the number of values written before it.
-            ///
-            /// # Examples
-            ///
-            /// ```
-            #[doc = concat!("use bijou_core::", stringify!($name), ";")]
-            ///
-            #[doc = concat!("let mut input = vec![0x01];")]
-            #[doc = concat!("input.extend_from_slice(&", stringify!($example_bytes), ");")]
-            /// input.push(0xFF); // a value whose payload has not arrived yet
-            /// let mut out = [0; 8];
-            #[doc = concat!("let (written, consumed) = ", stringify!($name), "::decode_batch(&input, &mut out)?;")]
-            #[doc = concat!("assert_eq!(&out[..written], &[1, ", stringify!($example), "]);")]
-            /// assert_eq!(consumed, input.len() - 1);
-            /// # Ok::<(), bijou_core::BatchDecodeError>(())
-            /// ```
-            pub fn decode_batch(input: &[u8], out: &mut [$uint]) -> Result<(usize, usize), BatchDecodeError> {
-                let mut consumed = 0;
-                let mut written = 0;
-                while written < out.len() && consumed < input.len() {
-                    match decode(&input[consumed..]) {
-                        Ok((value, len)) => {
-                            out[written] = value;
-                            written += 1;
-                            consumed += len;
-                        }
-                        Err(DecodeError::Truncated { .. }) => break,
-                        Err(DecodeError::Overflow) => {
-                            return Err(BatchDecodeError::Overflow { offset: consumed, written });
-                        }
-                    }
-                }
-                Ok((written, consumed))
+            /// The value of tier `T` whose payload is the top `T` bytes of
+            /// `word`, and its total length. Only the top tier can
+            /// overflow; `None` then.
+            #[inline(always)]
+            const fn tier_value<const T: usize>(word: $uint) -> (Option<$uint>, usize) {
+                // Arms for tiers wider than the type are never reached;
+                // clamping keeps them well-formed.
+                let tier = if T > TIERS { TIERS } else { T };
+                (OFFSETS[tier].checked_add(word >> (8 * (TIERS - tier))), 1 + tier)
             }
+
+            crate::batch::batch_codec!($name: $uint, example $example => $example_bytes);
 
             const _: () = {
                 assert!(TIERS >= 1 && TIERS <= 16);
@@ -318,9 +334,52 @@ macro_rules! unsigned_width {
                 assert!(<$uint>::MAX - OFFSETS[TIERS] < <$uint>::MAX);
                 // Tags THRESHOLD..=0xFF map one to one onto tiers 1..=TIERS.
                 assert!(THRESHOLD as usize + TIERS - 1 == 0xFF);
+                // The table-driven tier agrees with the definition at every
+                // tier boundary and at every bit-length boundary.
+                let mut t = 1;
+                while t <= TIERS {
+                    assert!(tier(OFFSETS[t]) == t && tier(OFFSETS[t] - 1) == t - 1);
+                    t += 1;
+                }
+                let mut length = 1;
+                while length <= <$uint>::BITS {
+                    let low = (1 as $uint) << (length - 1);
+                    let high = low | (low - 1);
+                    assert!(tier(low) == tier_by_search(low) && tier(high) == tier_by_search(high));
+                    length += 1;
+                }
             };
         }
     };
 }
 
-pub(crate) use unsigned_width;
+/// Calls `$f::<t>($args…)` for the tier `t` in `1..=TIERS` held in `$tier`
+/// (a `u8`): one match arm per tier, so each arm's constants are known. The
+/// top tier is the default arm rather than a jump-table entry: uniformly
+/// random values (hashes, ids) are almost all top-tier, and the switch's
+/// range check then sends them there with one predictable branch. Arms for
+/// tiers at or above the width's `TIERS` are ruled out by their guards.
+macro_rules! by_tier {
+    ($tier:expr, $f:ident, $($arg:expr),+) => {
+        match usize::from($tier) {
+            1 if 1 < TIERS => $f::<1>($($arg),+),
+            2 if 2 < TIERS => $f::<2>($($arg),+),
+            3 if 3 < TIERS => $f::<3>($($arg),+),
+            4 if 4 < TIERS => $f::<4>($($arg),+),
+            5 if 5 < TIERS => $f::<5>($($arg),+),
+            6 if 6 < TIERS => $f::<6>($($arg),+),
+            7 if 7 < TIERS => $f::<7>($($arg),+),
+            8 if 8 < TIERS => $f::<8>($($arg),+),
+            9 if 9 < TIERS => $f::<9>($($arg),+),
+            10 if 10 < TIERS => $f::<10>($($arg),+),
+            11 if 11 < TIERS => $f::<11>($($arg),+),
+            12 if 12 < TIERS => $f::<12>($($arg),+),
+            13 if 13 < TIERS => $f::<13>($($arg),+),
+            14 if 14 < TIERS => $f::<14>($($arg),+),
+            15 if 15 < TIERS => $f::<15>($($arg),+),
+            _ => $f::<TIERS>($($arg),+),
+        }
+    };
+}
+
+pub(crate) use {by_tier, unsigned_width};

@@ -6,6 +6,14 @@ use bijou_core::{BatchDecodeError, Bijou, DecodeError, EncodeError};
 use proptest::prelude::*;
 use testkit::oracle::{OracleError, Width};
 
+/// A small deterministic hash for generated value streams.
+fn mix(seed: u64, i: usize) -> u64 {
+    let mut z = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 fn config() -> ProptestConfig {
     ProptestConfig {
         cases: 512,
@@ -63,6 +71,25 @@ macro_rules! unsigned_suite {
         mod $suite {
             use super::*;
             use bijou_core::$module;
+
+            /// A stretch of values: all of one tier (`Some(tier)`) or of mixed
+            /// lengths (`None`), drawn from a seed.
+            fn segment() -> impl Strategy<Value = (Option<usize>, u64)> {
+                (proptest::option::of(0..$module::OFFSETS.len()), any::<u64>())
+            }
+
+            /// Value `i` of a [`segment`].
+            fn segment_value((tier, seed): (Option<usize>, u64), i: usize) -> $uint {
+                let h = mix(seed, i);
+                match tier {
+                    Some(tier) => {
+                        let start = $module::OFFSETS[tier];
+                        let span = $module::OFFSETS.get(tier + 1).map_or(<$uint>::MAX - start, |&end| end - 1 - start);
+                        start + (h as $uint) % span.max(1)
+                    }
+                    None => (<$uint>::MAX >> (h % u64::from(<$uint>::BITS))) & (h as $uint).wrapping_mul(0x9E37_79B9),
+                }
+            }
 
             /// Values spread over the tiers, with extra weight on tier edges.
             fn value() -> impl Strategy<Value = $uint> {
@@ -153,6 +180,34 @@ macro_rules! unsigned_suite {
                     let (ea, la) = $module::encode_array(a);
                     let (eb, lb) = $module::encode_array(b);
                     prop_assert_eq!(ea[..la].cmp(&eb[..lb]), a.cmp(&b));
+                }
+
+                #[test]
+                fn long_batches_equal_repeated_decode(
+                    segments in proptest::collection::vec((segment(), 1usize..300), 1..8),
+                    limit in 0usize..2000,
+                    cuts in proptest::collection::vec(any::<proptest::sample::Index>(), 4),
+                ) {
+                    // Long runs of one length and stretches of mixed lengths,
+                    // so the batch decoder's single-byte runs, tier runs and
+                    // branch-free blocks (and the switches between them) are
+                    // all exercised.
+                    let mut values = Vec::new();
+                    for (pick, count) in segments {
+                        values.extend((0..count).map(|i| segment_value(pick, i)));
+                    }
+                    let mut input = Vec::new();
+                    $module::encode_batch(&values, &mut input);
+                    let mut out = vec![0; values.len()];
+                    prop_assert_eq!($module::decode_batch(&input, &mut out), Ok((values.len(), input.len())));
+                    prop_assert_eq!(&out, &values);
+                    check_batch::<$uint>(&input, limit);
+                    for cut in input.len().saturating_sub(2 * $module::MAX_BYTES)..input.len() {
+                        check_batch::<$uint>(&input[..cut], limit);
+                    }
+                    for cut in cuts {
+                        check_batch::<$uint>(&input[..cut.index(input.len() + 1)], values.len());
+                    }
                 }
 
                 #[test]
@@ -253,3 +308,38 @@ fn signed_batch_reports_overflow_offset_across_scratch_pieces() {
     );
     assert!(out[..150].iter().all(|&v| v == 1));
 }
+
+/// Overflow deep inside a batch, after a predictable stretch (branchy
+/// loop) and after a mixed stretch (branch-free loop), for every width.
+macro_rules! overflow_after_stretch {
+    ($test:ident, $module:ident, $uint:ty) => {
+        #[test]
+        fn $test() {
+            use bijou_core::$module;
+            let predictable: Vec<$uint> = (0..500).map(|i| $module::OFFSETS[2] + i).collect();
+            let mixed: Vec<$uint> = (0..500u64)
+                .map(|i| (mix(7, i as usize) >> (i % 60)) as $uint)
+                .collect();
+            for stretch in [predictable, mixed] {
+                let mut input = Vec::new();
+                $module::encode_batch(&stretch, &mut input);
+                let offset = input.len();
+                input.extend_from_slice(&[0xFF; $module::MAX_BYTES]);
+                input.extend_from_slice(&[0; 64]);
+                let mut out = vec![0; 1000];
+                assert_eq!(
+                    $module::decode_batch(&input, &mut out),
+                    Err(BatchDecodeError::Overflow {
+                        offset,
+                        written: stretch.len()
+                    })
+                );
+                assert_eq!(&out[..stretch.len()], &stretch[..]);
+            }
+        }
+    };
+}
+
+overflow_after_stretch!(overflow_after_stretch_32, bijou32, u32);
+overflow_after_stretch!(overflow_after_stretch_64, bijou64, u64);
+overflow_after_stretch!(overflow_after_stretch_128, bijou128, u128);

@@ -1,0 +1,306 @@
+//! Batch encoding and decoding, stamped out inside each unsigned width
+//! module by [`batch_codec!`].
+//!
+//! Batches are where the format's shape pays: a batch sees many values, so it
+//! can classify runs of single-byte values several at a time and pick, block
+//! by block, between a branchy loop (fast when value lengths repeat, because
+//! the branch predictor then runs ahead of the length chain) and a branch-free
+//! loop (fast when lengths are unpredictable, because nothing mispredicts).
+
+/// Generates `encode_batch` and `decode_batch` for one unsigned width. It
+/// expands inside the width module and uses its private items.
+macro_rules! batch_codec {
+    ($name:ident: $uint:ty, example $example:literal => $example_bytes:tt) => {
+        /// Values decoded per block before the batch decoder reconsiders
+        /// which loop to use.
+        const ADAPT_BLOCK: usize = 128;
+
+        /// A block switches to the branch-free loop when more than this many
+        /// of its values changed length from the previous one: beyond it the
+        /// branchy loop's mispredictions cost more than the branch-free
+        /// loop's longer dependency chain.
+        const MAX_PREDICTABLE_CHANGES: usize = ADAPT_BLOCK / 8;
+
+        /// Bytes that a single-byte run test looks at together.
+        const RUN: usize = 16;
+
+        /// Whether every byte of `bytes` is a single-byte value (below
+        /// THRESHOLD). THRESHOLD is `256 - TIERS` with TIERS a power of two,
+        /// so a byte is a tag exactly when its top `THRESHOLD.leading_ones()`
+        /// bits are all set; shifting by 1.. brings each of those bits to the
+        /// byte's top bit, without crossing into the next byte.
+        #[inline(always)]
+        fn all_single_bytes(bytes: &[u8; RUN]) -> bool {
+            let word = u128::from_le_bytes(*bytes);
+            let mut tags = word;
+            let mut shift = 1;
+            while shift < THRESHOLD.leading_ones() {
+                tags &= word << shift;
+                shift += 1;
+            }
+            tags & u128::from_le_bytes([0x80; RUN]) == 0
+        }
+
+        /// Copies runs of single-byte values, `RUN` at a time, from the
+        /// front of `input` to `out`; returns how many values it copied.
+        #[inline(always)]
+        fn copy_single_byte_runs(input: &[u8], out: &mut [$uint]) -> usize {
+            let mut copied = 0;
+            while let (Some(bytes), Some(dest)) =
+                (input[copied..].first_chunk::<RUN>(), out[copied..].first_chunk_mut::<RUN>())
+            {
+                if !all_single_bytes(bytes) {
+                    break;
+                }
+                for (dest, &byte) in dest.iter_mut().zip(bytes) {
+                    *dest = <$uint>::from(byte);
+                }
+                copied += RUN;
+            }
+            copied
+        }
+
+        /// Decodes one value from a full block with no branch on its tier:
+        /// (value, length, overflowed).
+        #[inline(always)]
+        fn decode_branch_free(block: &[u8; MAX_BYTES]) -> ($uint, usize, bool) {
+            let [tag, payload @ ..] = *block;
+            let word = <$uint>::from_be_bytes(payload);
+            let tier = tag.saturating_sub(THRESHOLD - 1) as usize;
+            // Keep the top `tier` bytes. Two half shifts, because tier 0
+            // needs a shift by the full width (which would wrap) to yield 0;
+            // a zero payload then cannot overflow, so the add's carry alone
+            // is the overflow flag and no `&&` can turn into a branch.
+            let shift = (8 * (TIERS - tier)) as u32;
+            let payload = (word >> (shift / 2)) >> (shift - shift / 2);
+            let (sum, overflowed) = offset_of(tier).overflowing_add(payload);
+            let single_byte = ((tier == 0) as $uint).wrapping_neg();
+            (sum | (tag as $uint & single_byte), 1 + tier, overflowed)
+        }
+
+        /// How far one block of the batch decoder got.
+        struct BlockProgress {
+            consumed: usize,
+            written: usize,
+            /// Places where a value's length differed from the previous
+            /// value's (runs of equal lengths, for the branchy loop).
+            length_changes: usize,
+            /// The value at `consumed` overflowed.
+            overflowed: bool,
+        }
+
+        /// Decodes the run of values at the front of `input` that share the
+        /// tag `tag` of tier `T`, while a whole block is left: constant
+        /// length and shift, one predictable branch per value, so the loads
+        /// of successive values overlap. Returns (consumed, written,
+        /// overflowed).
+        #[inline(always)]
+        fn decode_tier_run<const T: usize>(input: &[u8], out: &mut [$uint], tag: u8) -> (usize, usize, bool) {
+            let tier = if T > TIERS { TIERS } else { T };
+            let (mut consumed, mut written) = (0, 0);
+            while written < out.len() {
+                let Some(block) = input[consumed..].first_chunk::<MAX_BYTES>() else { break };
+                let [this_tag, payload @ ..] = *block;
+                if this_tag != tag {
+                    break;
+                }
+                let (value, len) = tier_value::<T>(<$uint>::from_be_bytes(payload));
+                let Some(value) = value else {
+                    return (consumed, written, true);
+                };
+                out[written] = value;
+                written += 1;
+                consumed += len;
+            }
+            debug_assert!(written == 0 || consumed == written * (1 + tier));
+            (consumed, written, false)
+        }
+
+        /// Decodes up to `limit` values while a whole MAX_BYTES block is
+        /// left, run by run: a run of single bytes (`RUN` at a time where
+        /// possible) or a run of one multi-byte tier. Fast when lengths
+        /// repeat; each new run costs a mispredicted branch.
+        #[inline(never)]
+        fn decode_block_branchy(input: &[u8], out: &mut [$uint], limit: usize) -> BlockProgress {
+            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let limit = limit.min(out.len());
+            while progress.written < limit {
+                let rest = &input[progress.consumed..];
+                let Some(block) = rest.first_chunk::<MAX_BYTES>() else { break };
+                let dest = &mut out[progress.written..limit];
+                let (consumed, written, overflowed) = if block[0] < THRESHOLD {
+                    let copied = copy_single_byte_runs(rest, dest);
+                    let mut single = copied;
+                    while single < dest.len() && single < rest.len() && rest[single] < THRESHOLD {
+                        dest[single] = <$uint>::from(rest[single]);
+                        single += 1;
+                    }
+                    (single, single, false)
+                } else {
+                    crate::unsigned::by_tier!(block[0] - (THRESHOLD - 1), decode_tier_run, rest, dest, block[0])
+                };
+                progress.consumed += consumed;
+                progress.written += written;
+                progress.length_changes += 1;
+                if overflowed {
+                    progress.overflowed = true;
+                    break;
+                }
+            }
+            progress
+        }
+
+        /// Like [`decode_block_branchy`] but with no branch on the tier:
+        /// fast when lengths are unpredictable.
+        #[inline(never)]
+        fn decode_block_branch_free(input: &[u8], out: &mut [$uint], limit: usize) -> BlockProgress {
+            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let mut previous_len = 0;
+            let limit = limit.min(out.len());
+            while progress.written < limit {
+                let Some(block) = input[progress.consumed..].first_chunk::<MAX_BYTES>() else { break };
+                let (value, len, overflowed) = decode_branch_free(block);
+                if overflowed {
+                    progress.overflowed = true;
+                    break;
+                }
+                out[progress.written] = value;
+                progress.written += 1;
+                progress.consumed += len;
+                progress.length_changes += (len != previous_len) as usize;
+                previous_len = len;
+            }
+            progress
+        }
+
+        /// The fast phase of [`decode_batch`]: decodes block by block while
+        /// whole MAX_BYTES blocks are left, choosing each block's loop from
+        /// how predictable the previous block's lengths were. Returns
+        /// (consumed, written); the last few values are left to the tail.
+        #[inline(always)]
+        fn decode_batch_blocks(input: &[u8], out: &mut [$uint]) -> Result<(usize, usize), BatchDecodeError> {
+            let (mut consumed, mut written) = (0, 0);
+            let mut branchy = true;
+            while written < out.len() {
+                let run = copy_single_byte_runs(&input[consumed..], &mut out[written..]);
+                consumed += run;
+                written += run;
+                if written == out.len() {
+                    break;
+                }
+                let decode_block = if branchy { decode_block_branchy } else { decode_block_branch_free };
+                let wanted = ADAPT_BLOCK.min(out.len() - written);
+                let progress = decode_block(&input[consumed..], &mut out[written..], wanted);
+                consumed += progress.consumed;
+                written += progress.written;
+                if progress.overflowed {
+                    return Err(BatchDecodeError::Overflow { offset: consumed, written });
+                }
+                if progress.written < wanted {
+                    break; // fewer than MAX_BYTES bytes left: the tail's job
+                }
+                branchy = progress.length_changes <= MAX_PREDICTABLE_CHANGES;
+            }
+            Ok((consumed, written))
+        }
+
+        /// Decodes consecutive values from `input` into `out` until `out`
+        /// is full or `input` runs out, returning (values written, bytes
+        /// consumed).
+        ///
+        /// A value cut off at the end of `input` is not an error: it is
+        /// left unconsumed, so a streaming caller can keep
+        /// `input[consumed..]`, append more bytes and call again.
+        ///
+        /// # Errors
+        ///
+        /// [`BatchDecodeError::Overflow`] with the byte offset of the
+        /// offending value and the number of values written before it.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        #[doc = concat!("use bijou_core::", stringify!($name), ";")]
+        ///
+        #[doc = concat!("let mut input = vec![0x01];")]
+        #[doc = concat!("input.extend_from_slice(&", stringify!($example_bytes), ");")]
+        /// input.push(0xFF); // a value whose payload has not arrived yet
+        /// let mut out = [0; 8];
+        #[doc = concat!("let (written, consumed) = ", stringify!($name), "::decode_batch(&input, &mut out)?;")]
+        #[doc = concat!("assert_eq!(&out[..written], &[1, ", stringify!($example), "]);")]
+        /// assert_eq!(consumed, input.len() - 1);
+        /// # Ok::<(), bijou_core::BatchDecodeError>(())
+        /// ```
+        pub fn decode_batch(input: &[u8], out: &mut [$uint]) -> Result<(usize, usize), BatchDecodeError> {
+            let (mut consumed, mut written) = decode_batch_blocks(input, out)?;
+            // The last values, within MAX_BYTES of the end, one at a time; a
+            // value cut off by the end of the input stays unconsumed.
+            while written < out.len() && consumed < input.len() {
+                match decode(&input[consumed..]) {
+                    Ok((value, len)) => {
+                        out[written] = value;
+                        written += 1;
+                        consumed += len;
+                    }
+                    Err(DecodeError::Truncated { .. }) => break,
+                    Err(DecodeError::Overflow) => {
+                        return Err(BatchDecodeError::Overflow { offset: consumed, written });
+                    }
+                }
+            }
+            Ok((written, consumed))
+        }
+
+        /// Appends the encodings of `values` to `out`, one after another.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        #[doc = concat!("use bijou_core::", stringify!($name), ";")]
+        ///
+        /// let mut out = Vec::new();
+        #[doc = concat!(stringify!($name), "::encode_batch(&[1, ", stringify!($example), ", 2], &mut out);")]
+        #[doc = concat!("let mut values = [0; 3];")]
+        #[doc = concat!("assert_eq!(", stringify!($name), "::decode_batch(&out, &mut values), Ok((3, out.len())));")]
+        #[doc = concat!("assert_eq!(values, [1, ", stringify!($example), ", 2]);")]
+        /// ```
+        #[cfg(feature = "alloc")]
+        pub fn encode_batch(values: &[$uint], out: &mut alloc::vec::Vec<u8>) {
+            // Encode into a stack block, a whole MAX_BYTES block per value (a
+            // fixed-size copy), then append the block in one copy. The
+            // scratch length is a power of two so that `offset % SCRATCH`
+            // proves every write in bounds and the loop has no bounds checks.
+            const SCRATCH: usize = 4096;
+            const GROUP: usize = 8;
+            const CHUNK: usize = SCRATCH / MAX_BYTES / GROUP * GROUP;
+            let mut scratch = [0u8; SCRATCH + MAX_BYTES + GROUP];
+            out.reserve(values.len());
+            for chunk in values.chunks(CHUNK) {
+                let mut offset = 0;
+                for group in chunk.chunks(GROUP) {
+                    // Eight single-byte values at once: each is below
+                    // THRESHOLD iff it is below 256 and adding TIERS keeps it
+                    // below 256 (the first test rules out wrap-around).
+                    let single_bytes = group.iter().fold(0, |acc, &v| acc | v | v.wrapping_add(TIERS as $uint)) < 256;
+                    if single_bytes && group.len() == GROUP {
+                        let at = offset % SCRATCH;
+                        for (dest, &value) in scratch[at..at + GROUP].iter_mut().zip(group) {
+                            *dest = value as u8;
+                        }
+                        offset = at + GROUP;
+                        continue;
+                    }
+                    for &value in group {
+                        let (bytes, len) = encode_array(value);
+                        let at = offset % SCRATCH; // == offset: CHUNK blocks fit
+                        scratch[at..at + MAX_BYTES].copy_from_slice(&bytes);
+                        offset = at + len;
+                    }
+                }
+                out.extend_from_slice(&scratch[..offset]);
+            }
+        }
+    };
+}
+
+pub(crate) use batch_codec;
