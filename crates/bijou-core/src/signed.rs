@@ -213,7 +213,8 @@ macro_rules! signed_width {
                 let mut written = 0;
                 // Decode through the unsigned batch in stack-sized pieces so
                 // one loop serves both and stays the only one to optimise.
-                let mut scratch = [0 as $uint; 64];
+                // 4 KiB of scratch: long enough for the unsigned decoder to adapt.
+                let mut scratch = [0 as $uint; 4096 / core::mem::size_of::<$uint>()];
                 loop {
                     let want = (out.len() - written).min(scratch.len());
                     if want == 0 {

@@ -295,18 +295,18 @@ signed_suite!(s128, bijou128s, i128, bijou128);
 
 #[test]
 fn signed_batch_reports_overflow_offset_across_scratch_pieces() {
-    // More than one 64-value scratch piece before the bad value.
-    let mut input = vec![0x02; 150];
+    // More values before the bad one than one scratch piece holds.
+    let mut input = vec![0x02; 1500];
     input.extend_from_slice(&[0xFF; 9]);
-    let mut out = [0i64; 200];
+    let mut out = [0i64; 2000];
     assert_eq!(
         bijou_core::bijou64s::decode_batch(&input, &mut out),
         Err(BatchDecodeError::Overflow {
-            offset: 150,
-            written: 150
+            offset: 1500,
+            written: 1500
         })
     );
-    assert!(out[..150].iter().all(|&v| v == 1));
+    assert!(out[..1500].iter().all(|&v| v == 1));
 }
 
 /// Overflow deep inside a batch, after a predictable stretch (branchy
