@@ -1,0 +1,359 @@
+//! `bytes::Buf` and `bytes::BufMut` extensions.
+
+use bijou_core::{Bijou, DecodeError, EncodeError, MAX_ENCODED_LEN};
+use bytes::{Buf, BufMut};
+
+/// Stamps out `try_get_<width>` and `get_<width>` for every width.
+macro_rules! buf_ext_named {
+    ($($name:ident: $ty:ty = $example:literal => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
+        #[doc = concat!("Decodes one `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")) from the front of the buffer: shorthand for [`try_get_bijou::<", stringify!($ty), ">()`](Self::try_get_bijou).")]
+        ///
+        /// On success the cursor advances past the value and nothing else.
+        ///
+        /// # Errors
+        ///
+        /// As [`try_get_bijou`](Self::try_get_bijou): `Truncated` consumes
+        /// nothing; `Overflow` consumes nothing unless the value is split
+        /// across chunks that only an advancing read can reach.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::{BufExt, BufMutExt};
+        ///
+        /// let mut encoded = Vec::new();
+        #[doc = concat!("encoded.", stringify!($put), "(", stringify!($example), ");")]
+        /// let mut buf = &encoded[..];
+        #[doc = concat!("assert_eq!(buf.", stringify!($try_get), "(), Ok(", stringify!($example), "));")]
+        /// assert!(buf.is_empty());
+        /// ```
+        #[inline]
+        fn $try_get(&mut self) -> Result<$ty, DecodeError> {
+            self.try_get_bijou()
+        }
+
+        #[doc = concat!("Decodes one `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")) from the front of the buffer and advances past it: shorthand for [`get_bijou::<", stringify!($ty), ">()`](Self::get_bijou).")]
+        ///
+        /// # Panics
+        ///
+        /// When the buffer is too short for the value or the value overflows
+        #[doc = concat!("`", stringify!($ty), "`; use [`", stringify!($try_get), "`](Self::", stringify!($try_get), ") for untrusted input.")]
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::{BufExt, BufMutExt};
+        ///
+        /// let mut encoded = Vec::new();
+        #[doc = concat!("encoded.", stringify!($put), "(", stringify!($example), ");")]
+        /// let mut buf = &encoded[..];
+        #[doc = concat!("assert_eq!(buf.", stringify!($get), "(), ", stringify!($example), ");")]
+        /// ```
+        #[inline]
+        #[track_caller]
+        fn $get(&mut self) -> $ty {
+            self.get_bijou()
+        }
+    )*};
+}
+
+/// Stamps out `put_<width>` for every width.
+macro_rules! buf_mut_ext_named {
+    ($($name:ident: $ty:ty = $example:literal => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
+        #[doc = concat!("Appends the encoding of a `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")) and advances past it: shorthand for [`put_bijou`](Self::put_bijou).")]
+        ///
+        /// # Panics
+        ///
+        /// When the buffer lacks the capacity for the encoding (never for
+        /// `Vec<u8>` or `BytesMut`).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::{BufExt, BufMutExt};
+        ///
+        /// let mut out = Vec::new();
+        #[doc = concat!("out.", stringify!($put), "(", stringify!($example), ");")]
+        #[doc = concat!("assert_eq!((&out[..]).", stringify!($try_get), "(), Ok(", stringify!($example), "));")]
+        /// ```
+        #[inline]
+        #[track_caller]
+        fn $put(&mut self, value: $ty) {
+            self.put_bijou(value);
+        }
+    )*};
+}
+
+/// Reads bijou values from any [`bytes::Buf`], in the style of `Buf`'s own
+/// `get_*` / `try_get_*` methods.
+///
+/// Implemented for every `Buf`, including unsized ones and buffers made of
+/// many chunks (`Chain`, `VecDeque<u8>`, custom rope types). A value that
+/// lies inside the current [`chunk`](Buf::chunk) is decoded in place; one
+/// that crosses chunks takes a cold path that gathers it into a stack buffer.
+///
+/// The generic methods ([`try_get_bijou`](Self::try_get_bijou),
+/// [`get_bijou`](Self::get_bijou)) serve all six widths; the named ones
+/// (`try_get_bijou64`, `get_bijou32s`, …) are shorthands for them.
+///
+/// # Examples
+///
+/// ```
+/// use bijou_io::BufExt;
+/// use bytes::Buf;
+///
+/// let first: &[u8] = &[0x07, 0xF8];
+/// let second: &[u8] = &[0x34, 0x01];
+/// let mut buf = first.chain(second); // 300 straddles the two chunks
+/// assert_eq!(buf.try_get_bijou64(), Ok(7));
+/// assert_eq!(buf.try_get_bijou64(), Ok(300));
+/// assert_eq!(buf.try_get_bijou::<i32>(), Ok(-1));
+/// assert!(!buf.has_remaining());
+/// ```
+pub trait BufExt: Buf {
+    /// Decodes one value of width `T` from the front of the buffer.
+    ///
+    /// On success the cursor advances past the value (by
+    /// `T::len_from_tag(tag)` bytes) and nothing else is consumed.
+    ///
+    /// # Errors
+    ///
+    /// - [`DecodeError::Truncated`] when the buffer holds fewer bytes than the
+    ///   value's tag announces (`available` is [`remaining`](Buf::remaining)).
+    ///   **Nothing is consumed**: append more bytes and call again.
+    /// - [`DecodeError::Overflow`] when the value does not fit `T`. Nothing is
+    ///   consumed when the value's bytes can be seen without advancing: they
+    ///   lie in [`chunk`](Buf::chunk), or (with the `std` feature) in the
+    ///   slices [`chunks_vectored`](Buf::chunks_vectored) exposes, as `Chain`
+    ///   and `VecDeque<u8>` do. Only a `Buf` that exposes one chunk at a time
+    ///   (the default `chunks_vectored`) with the value split across chunks
+    ///   forces the bytes to be consumed to be read: then exactly the bad
+    ///   value's `T::len_from_tag(tag)` bytes are consumed and the buffer is
+    ///   positioned at the next value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::{BufExt, DecodeError};
+    /// use bytes::Buf;
+    ///
+    /// let mut buf: &[u8] = &[0xFD, 0x00, 0x5B, 0xF9, 0x01];
+    /// assert_eq!(buf.try_get_bijou::<i32>(), Ok(-300));
+    /// // 0xF9 announces 3 bytes, only 2 remain: nothing is consumed.
+    /// assert_eq!(buf.try_get_bijou::<u64>(), Err(DecodeError::Truncated { needed: 3, available: 2 }));
+    /// assert_eq!(buf.remaining(), 2);
+    ///
+    /// let mut corrupt: &[u8] = &[0xFF; 9];
+    /// assert_eq!(corrupt.try_get_bijou::<u64>(), Err(DecodeError::Overflow));
+    /// assert_eq!(corrupt.remaining(), 9);
+    /// ```
+    #[inline]
+    fn try_get_bijou<T: Bijou>(&mut self) -> Result<T, DecodeError> {
+        match T::decode(self.chunk()) {
+            Ok((value, len)) => {
+                self.advance(len);
+                Ok(value)
+            }
+            Err(DecodeError::Overflow) => Err(DecodeError::Overflow),
+            Err(DecodeError::Truncated { .. }) => get_across_chunks(self),
+        }
+    }
+
+    /// Decodes one value of width `T` from the front of the buffer and
+    /// advances past it; like [`Buf::get_u64`], panics on bad input.
+    ///
+    /// Use [`try_get_bijou`](Self::try_get_bijou) for input you do not trust.
+    ///
+    /// # Panics
+    ///
+    /// When [`try_get_bijou`](Self::try_get_bijou) would return an error:
+    /// the buffer is too short for the value, or the value overflows `T`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::BufExt;
+    ///
+    /// let mut buf: &[u8] = &[0xF8, 0x34, 0x05];
+    /// assert_eq!(buf.get_bijou::<u64>(), 300);
+    /// assert_eq!(buf.get_bijou::<i64>(), -3);
+    /// ```
+    ///
+    /// ```should_panic
+    /// use bijou_io::BufExt;
+    ///
+    /// let mut buf: &[u8] = &[0xF9, 0x01];
+    /// buf.get_bijou::<u64>(); // panics: 3 bytes announced, 2 present
+    /// ```
+    #[inline]
+    #[track_caller]
+    fn get_bijou<T: Bijou>(&mut self) -> T {
+        match self.try_get_bijou() {
+            Ok(value) => value,
+            Err(error) => crate::panic_decode(T::NAME, error),
+        }
+    }
+
+    with_widths!(buf_ext_named);
+}
+
+impl<B: Buf + ?Sized> BufExt for B {}
+
+/// Writes bijou values into any [`bytes::BufMut`], in the style of
+/// `BufMut`'s own `put_*` methods.
+///
+/// The generic [`put_bijou`](Self::put_bijou) serves all six widths; the
+/// named methods (`put_bijou64`, `put_bijou32s`, …) are shorthands for it.
+///
+/// # Examples
+///
+/// ```
+/// use bijou_io::BufMutExt;
+///
+/// let mut out = Vec::new();
+/// out.put_bijou64(300);
+/// out.put_bijou(-300i32);
+/// assert_eq!(out, [0xF8, 0x34, 0xFD, 0x00, 0x5B]);
+/// ```
+pub trait BufMutExt: BufMut {
+    /// Appends the encoding of `value` and advances the write cursor past it
+    /// (by [`value.encoded_len()`](Bijou::encoded_len) bytes).
+    ///
+    /// # Panics
+    ///
+    /// Like [`BufMut::put_slice`], when the buffer has less
+    /// [`remaining_mut`](BufMut::remaining_mut) capacity than the encoding
+    /// needs. Growable buffers (`Vec<u8>`, `BytesMut`) never panic; for
+    /// fixed ones use [`try_put_bijou`](Self::try_put_bijou).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::BufMutExt;
+    /// use bytes::BytesMut;
+    ///
+    /// let mut out = BytesMut::new();
+    /// out.put_bijou(u128::MAX);
+    /// assert_eq!(out.len(), 17);
+    /// ```
+    #[inline]
+    #[track_caller]
+    fn put_bijou<T: Bijou>(&mut self, value: T) {
+        self.put_slice(&value.encoded());
+    }
+
+    /// Appends the encoding of `value` if it fits, returning its length;
+    /// the write cursor advances by that length.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError::BufferTooSmall`] when
+    /// [`remaining_mut`](BufMut::remaining_mut) is shorter than the encoding;
+    /// nothing is written then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::{BufMutExt, EncodeError};
+    ///
+    /// let mut storage = [0u8; 2];
+    /// let mut out = &mut storage[..];
+    /// assert_eq!(out.try_put_bijou(300u64), Ok(2));
+    /// assert_eq!(out.try_put_bijou(1u64), Err(EncodeError::BufferTooSmall { needed: 1, available: 0 }));
+    /// assert_eq!(storage, [0xF8, 0x34]);
+    /// ```
+    #[inline]
+    fn try_put_bijou<T: Bijou>(&mut self, value: T) -> Result<usize, EncodeError> {
+        let encoded = value.encoded();
+        let available = self.remaining_mut();
+        if available < encoded.len() {
+            return Err(EncodeError::BufferTooSmall {
+                needed: encoded.len(),
+                available,
+            });
+        }
+        self.put_slice(&encoded);
+        Ok(encoded.len())
+    }
+
+    with_widths!(buf_mut_ext_named);
+}
+
+impl<B: BufMut + ?Sized> BufMutExt for B {}
+
+/// The slow half of [`BufExt::try_get_bijou`]: the current chunk holds only
+/// part of the value (or is empty).
+#[cold]
+#[inline(never)]
+fn get_across_chunks<T: Bijou, B: Buf + ?Sized>(buf: &mut B) -> Result<T, DecodeError> {
+    let available = buf.remaining();
+    let Some(&tag) = buf.chunk().first() else {
+        // `chunk()` is empty only when `remaining()` is 0.
+        return Err(DecodeError::Truncated {
+            needed: 1,
+            available: 0,
+        });
+    };
+    let needed = T::len_from_tag(tag);
+    if available < needed {
+        return Err(DecodeError::Truncated { needed, available });
+    }
+    let mut scratch = [0u8; MAX_ENCODED_LEN];
+    let bytes = &mut scratch[..needed];
+    if peek(buf, bytes) {
+        // Decode first, advance only on success: Overflow consumes nothing.
+        let (value, _) = T::decode(bytes)?;
+        buf.advance(needed);
+        return Ok(value);
+    }
+    let copied = copy_consuming(buf, bytes);
+    if copied < needed {
+        // Only reachable for a `Buf` whose `remaining()` overstated its chunks.
+        return Err(DecodeError::Truncated {
+            needed,
+            available: copied,
+        });
+    }
+    T::decode(bytes).map(|(value, _)| value)
+}
+
+/// Fills `out` from the buffer's chunks without advancing, if
+/// `chunks_vectored` exposes enough of them.
+#[cfg(feature = "std")]
+fn peek<B: Buf + ?Sized>(buf: &B, out: &mut [u8]) -> bool {
+    let mut slices = [std::io::IoSlice::new(&[]); MAX_ENCODED_LEN];
+    let count = buf.chunks_vectored(&mut slices);
+    let mut filled = 0;
+    for slice in slices.iter().take(count) {
+        let take = slice.len().min(out.len() - filled);
+        out[filled..filled + take].copy_from_slice(&slice[..take]);
+        filled += take;
+        if filled == out.len() {
+            return true;
+        }
+    }
+    false
+}
+
+/// Without `std`, `Buf` offers no way to look past the current chunk.
+#[cfg(not(feature = "std"))]
+fn peek<B: Buf + ?Sized>(_buf: &B, _out: &mut [u8]) -> bool {
+    false
+}
+
+/// Copies `out.len()` bytes out of the buffer, advancing past them; returns
+/// how many were copied (fewer only if a chunk came back empty early).
+fn copy_consuming<B: Buf + ?Sized>(buf: &mut B, out: &mut [u8]) -> usize {
+    let mut filled = 0;
+    while filled < out.len() {
+        let chunk = buf.chunk();
+        if chunk.is_empty() {
+            break;
+        }
+        let take = chunk.len().min(out.len() - filled);
+        out[filled..filled + take].copy_from_slice(&chunk[..take]);
+        buf.advance(take);
+        filled += take;
+    }
+    filled
+}

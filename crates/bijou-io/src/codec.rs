@@ -1,0 +1,265 @@
+//! `tokio_util::codec` implementations (feature `tokio`).
+
+use core::fmt;
+use core::marker::PhantomData;
+use std::io;
+
+use bijou_core::{Bijou, DecodeError};
+use bytes::{Buf, Bytes, BytesMut};
+use tokio_util::codec::{Decoder, Encoder};
+
+use crate::{BufMutExt, DEFAULT_MAX_FRAME_LEN, FrameDecoder, FrameEncoder, FrameError};
+
+/// A `tokio_util` codec for a plain stream of bijou values of width `T`.
+///
+/// As a [`Decoder`] it yields one `T` per value, leaving an incomplete value
+/// in the read buffer until the rest arrives; as an [`Encoder<T>`] it
+/// appends each value's encoding. Errors are [`io::Error`]s whose source is
+/// the [`DecodeError`]: `InvalidData` for a value too large for `T`,
+/// `UnexpectedEof` for a stream that ends inside a value.
+///
+/// # Examples
+///
+/// ```
+/// use bijou_io::ValueCodec;
+/// use bytes::BytesMut;
+/// use tokio_util::codec::{Decoder, Encoder};
+///
+/// let mut codec = ValueCodec::<i64>::new();
+/// let mut buf = BytesMut::new();
+/// codec.encode(-300, &mut buf)?;
+/// codec.encode(7, &mut buf)?;
+/// assert_eq!(codec.decode(&mut buf)?, Some(-300));
+/// assert_eq!(codec.decode(&mut buf)?, Some(7));
+/// assert_eq!(codec.decode(&mut buf)?, None);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct ValueCodec<T: Bijou> {
+    width: PhantomData<fn() -> T>,
+}
+
+impl<T: Bijou> ValueCodec<T> {
+    /// A codec for values of width `T`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::ValueCodec;
+    ///
+    /// let codec = ValueCodec::<u128>::new();
+    /// # let _ = codec;
+    /// ```
+    #[must_use]
+    pub const fn new() -> Self {
+        ValueCodec { width: PhantomData }
+    }
+}
+
+impl<T: Bijou> Default for ValueCodec<T> {
+    /// Same as [`ValueCodec::new`].
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Bijou> Clone for ValueCodec<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Bijou> Copy for ValueCodec<T> {}
+
+impl<T: Bijou> fmt::Debug for ValueCodec<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ValueCodec")
+            .field("width", &T::NAME)
+            .finish()
+    }
+}
+
+impl<T: Bijou> Decoder for ValueCodec<T> {
+    type Item = T;
+    type Error = io::Error;
+
+    /// Decodes the value at the front of `src` and removes its bytes, or
+    /// returns `Ok(None)` (nothing consumed, room reserved for the rest) when
+    /// it is incomplete. An overflowing value is `InvalidData` and is not
+    /// consumed.
+    fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<T>> {
+        match T::decode(src) {
+            Ok((value, len)) => {
+                src.advance(len);
+                Ok(Some(value))
+            }
+            Err(DecodeError::Truncated { needed, available }) => {
+                src.reserve(needed - available);
+                Ok(None)
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Like `decode`, but a partial value left at the end of the stream is
+    /// `UnexpectedEof` with a [`DecodeError::Truncated`] source.
+    fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<T>> {
+        match T::decode(src) {
+            Ok((value, len)) => {
+                src.advance(len);
+                Ok(Some(value))
+            }
+            Err(DecodeError::Truncated { .. }) if src.is_empty() => Ok(None),
+            Err(error) => Err(error.into()),
+        }
+    }
+}
+
+impl<T: Bijou> Encoder<T> for ValueCodec<T> {
+    type Error = io::Error;
+
+    /// Appends the encoding of `item`; never fails.
+    fn encode(&mut self, item: T, dst: &mut BytesMut) -> io::Result<()> {
+        dst.put_bijou(item);
+        Ok(())
+    }
+}
+
+/// `FrameTooLarge` on the write side is the caller's mistake, not bad data.
+fn encode_error(error: FrameError) -> io::Error {
+    match error {
+        FrameError::FrameTooLarge { .. } => io::Error::new(io::ErrorKind::InvalidInput, error),
+        FrameError::Decode(_) => error.into(),
+    }
+}
+
+impl Decoder for FrameDecoder {
+    type Item = BytesMut;
+    type Error = io::Error;
+
+    /// [`FrameDecoder::decode`], with the [`FrameError`] converted into an
+    /// [`io::Error`] (kept as its source).
+    fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<BytesMut>> {
+        FrameDecoder::decode(self, src).map_err(io::Error::from)
+    }
+
+    /// [`FrameDecoder::decode_eof`]: a partial frame at the end of the
+    /// stream is `UnexpectedEof`.
+    fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<BytesMut>> {
+        FrameDecoder::decode_eof(self, src).map_err(io::Error::from)
+    }
+}
+
+/// One item type only (`Bytes`, like `tokio_util`'s `LengthDelimitedCodec`),
+/// so `SinkExt::flush`/`close` on a `FramedWrite` infer it; convert with
+/// `Bytes::from(vec)` or `Bytes::from_static`.
+impl Encoder<Bytes> for FrameEncoder {
+    type Error = io::Error;
+
+    /// [`FrameEncoder::encode`]; a payload over the limit is
+    /// `InvalidInput` with [`FrameError::FrameTooLarge`] as the source.
+    fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> io::Result<()> {
+        FrameEncoder::encode(self, &item, dst).map_err(encode_error)
+    }
+}
+
+/// A [`FrameDecoder`] and a [`FrameEncoder`] with the same limit, for
+/// `tokio_util::codec::Framed` over a duplex stream.
+///
+/// # Examples
+///
+/// ```
+/// use bijou_io::FrameCodec;
+/// use bytes::{Bytes, BytesMut};
+/// use tokio_util::codec::{Decoder, Encoder};
+///
+/// let mut codec = FrameCodec::with_max_frame_len(1024);
+/// let mut buf = BytesMut::new();
+/// codec.encode(Bytes::from_static(b"ping"), &mut buf)?;
+/// assert_eq!(codec.decode(&mut buf)?.as_deref(), Some(&b"ping"[..]));
+/// assert!(codec.encode(Bytes::from(vec![0u8; 2048]), &mut buf).is_err());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FrameCodec {
+    decoder: FrameDecoder,
+    encoder: FrameEncoder,
+}
+
+impl FrameCodec {
+    /// A codec with the limit [`DEFAULT_MAX_FRAME_LEN`] (16 MiB) both ways.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::{DEFAULT_MAX_FRAME_LEN, FrameCodec};
+    ///
+    /// assert_eq!(FrameCodec::new().max_frame_len(), DEFAULT_MAX_FRAME_LEN);
+    /// ```
+    #[must_use]
+    pub const fn new() -> Self {
+        Self::with_max_frame_len(DEFAULT_MAX_FRAME_LEN)
+    }
+
+    /// A codec that refuses payloads longer than `max_frame_len` both when
+    /// decoding and when encoding.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::FrameCodec;
+    ///
+    /// assert_eq!(FrameCodec::with_max_frame_len(64).max_frame_len(), 64);
+    /// ```
+    #[must_use]
+    pub const fn with_max_frame_len(max_frame_len: usize) -> Self {
+        FrameCodec {
+            decoder: FrameDecoder::with_max_frame_len(max_frame_len),
+            encoder: FrameEncoder::with_max_frame_len(max_frame_len),
+        }
+    }
+
+    /// The largest payload, in bytes, this codec accepts and writes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::FrameCodec;
+    ///
+    /// assert_eq!(FrameCodec::with_max_frame_len(1).max_frame_len(), 1);
+    /// ```
+    #[must_use]
+    pub const fn max_frame_len(&self) -> usize {
+        self.decoder.max_frame_len()
+    }
+}
+
+impl Default for FrameCodec {
+    /// Same as [`FrameCodec::new`].
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Decoder for FrameCodec {
+    type Item = BytesMut;
+    type Error = io::Error;
+
+    /// As [`FrameDecoder`]'s `Decoder::decode`.
+    fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<BytesMut>> {
+        Decoder::decode(&mut self.decoder, src)
+    }
+
+    /// As [`FrameDecoder`]'s `Decoder::decode_eof`.
+    fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<BytesMut>> {
+        Decoder::decode_eof(&mut self.decoder, src)
+    }
+}
+
+impl Encoder<Bytes> for FrameCodec {
+    type Error = io::Error;
+
+    /// As [`FrameEncoder`]'s `Encoder::encode`.
+    fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> io::Result<()> {
+        Encoder::encode(&mut self.encoder, item, dst)
+    }
+}

@@ -1,0 +1,778 @@
+//! Length-delimited frames: a bijou64 payload length, then the payload.
+
+use bijou_core::DecodeError;
+use thiserror::Error;
+
+/// The `max_frame_len` every frame type starts with: 16 MiB.
+///
+/// Both directions enforce it: decoders refuse a longer frame as soon as its
+/// length prefix is decoded, encoders refuse to write one. Change it with
+/// `with_max_frame_len`.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(bijou_io::DEFAULT_MAX_FRAME_LEN, 16 * 1024 * 1024);
+/// ```
+pub const DEFAULT_MAX_FRAME_LEN: usize = 16 * 1024 * 1024;
+
+/// Why a frame could not be decoded or encoded.
+///
+/// With the `std` feature it converts into [`std::io::Error`]:
+/// `FrameTooLarge` and `Decode(Overflow)` become `InvalidData`,
+/// `Decode(Truncated)` becomes `UnexpectedEof`; the `FrameError` is kept as
+/// the error's source.
+///
+/// # Examples
+///
+/// ```
+/// use bijou_io::{FrameDecoder, FrameError};
+/// use bytes::{BufMut, BytesMut};
+///
+/// let mut src = BytesMut::new();
+/// src.put_slice(&[0xFA, 0x00, 0x00, 0x00]); // announces 66040 bytes
+/// let decoder = FrameDecoder::with_max_frame_len(1024);
+/// assert_eq!(decoder.decode(&mut src), Err(FrameError::FrameTooLarge { len: 66040, max: 1024 }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
+#[non_exhaustive]
+pub enum FrameError {
+    /// The frame's payload length exceeds `max_frame_len` (or `usize`).
+    /// Nothing was consumed or allocated; the stream cannot be resynchronised
+    /// without trusting the length, so close it.
+    #[error(
+        "frame of {len} bytes exceeds the limit of {max} bytes; raise max_frame_len if the \
+         peer is trusted, otherwise close the connection"
+    )]
+    FrameTooLarge {
+        /// The payload length the frame announced (or the payload's length,
+        /// when encoding).
+        len: u64,
+        /// The `max_frame_len` in force.
+        max: usize,
+    },
+    /// The length prefix overflows a `u64` (corrupt input), or the stream
+    /// ended inside a frame (`Truncated`, counting the frame's bytes,
+    /// length prefix included).
+    #[error("bad frame: corrupt length prefix or stream ended inside a frame")]
+    Decode(#[from] DecodeError),
+}
+
+#[cfg(feature = "std")]
+impl From<FrameError> for std::io::Error {
+    /// `FrameTooLarge` and `Decode(Overflow)` map to `InvalidData`,
+    /// `Decode(Truncated)` to `UnexpectedEof`; the `FrameError` stays
+    /// available as the source.
+    fn from(error: FrameError) -> Self {
+        let kind = match error {
+            FrameError::Decode(DecodeError::Truncated { .. }) => std::io::ErrorKind::UnexpectedEof,
+            FrameError::FrameTooLarge { .. } | FrameError::Decode(DecodeError::Overflow) => {
+                std::io::ErrorKind::InvalidData
+            }
+        };
+        std::io::Error::new(kind, error)
+    }
+}
+
+/// Checks an announced payload length against `max` and converts it to
+/// `usize` without truncation.
+#[cfg(any(feature = "bytes", feature = "std"))]
+fn checked_len(len: u64, max: usize) -> Result<usize, FrameError> {
+    match usize::try_from(len) {
+        Ok(len) if len <= max => Ok(len),
+        _ => Err(FrameError::FrameTooLarge { len, max }),
+    }
+}
+
+/// The length of a payload as a frame header carries it.
+#[cfg(any(feature = "bytes", feature = "std"))]
+fn payload_len(len: usize) -> u64 {
+    // usize is at most 64 bits on every target Rust supports.
+    u64::try_from(len).unwrap_or(u64::MAX)
+}
+
+#[cfg(feature = "bytes")]
+mod buffered {
+    use bijou_core::{Bijou, DecodeError};
+    use bytes::{Buf, BufMut, BytesMut};
+
+    use super::{DEFAULT_MAX_FRAME_LEN, FrameError, checked_len, payload_len};
+    use crate::BufMutExt;
+
+    /// Splits length-delimited frames (bijou64 length, then payload) off the
+    /// front of a [`BytesMut`] that accumulates incoming bytes.
+    ///
+    /// The decoder holds no state besides its limit: an incomplete frame is
+    /// simply left in the buffer until more bytes arrive. The length prefix is
+    /// checked against [`max_frame_len`](Self::max_frame_len) as soon as it is
+    /// complete, before the buffer is grown for the payload.
+    ///
+    /// With the `tokio` feature it is also a
+    /// `tokio_util::codec::Decoder<Item = BytesMut, Error = std::io::Error>`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::{FrameDecoder, FrameEncoder};
+    /// use bytes::BytesMut;
+    ///
+    /// let mut wire = BytesMut::new();
+    /// FrameEncoder::new().encode(b"hello", &mut wire)?;
+    /// let mut src = wire.split_to(3); // only part of the frame has arrived
+    /// let decoder = FrameDecoder::new();
+    /// assert_eq!(decoder.decode(&mut src)?, None);
+    /// src.unsplit(wire); // the rest arrives
+    /// assert_eq!(decoder.decode(&mut src)?.as_deref(), Some(&b"hello"[..]));
+    /// assert!(src.is_empty());
+    /// # Ok::<(), bijou_io::FrameError>(())
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub struct FrameDecoder {
+        max_frame_len: usize,
+    }
+
+    impl FrameDecoder {
+        /// A decoder with the limit [`DEFAULT_MAX_FRAME_LEN`] (16 MiB).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::{DEFAULT_MAX_FRAME_LEN, FrameDecoder};
+        ///
+        /// assert_eq!(FrameDecoder::new().max_frame_len(), DEFAULT_MAX_FRAME_LEN);
+        /// ```
+        #[must_use]
+        pub const fn new() -> Self {
+            Self::with_max_frame_len(DEFAULT_MAX_FRAME_LEN)
+        }
+
+        /// A decoder that refuses payloads longer than `max_frame_len` bytes.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameDecoder;
+        ///
+        /// assert_eq!(FrameDecoder::with_max_frame_len(4096).max_frame_len(), 4096);
+        /// ```
+        #[must_use]
+        pub const fn with_max_frame_len(max_frame_len: usize) -> Self {
+            FrameDecoder { max_frame_len }
+        }
+
+        /// The largest payload, in bytes, this decoder accepts.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameDecoder;
+        ///
+        /// assert_eq!(FrameDecoder::with_max_frame_len(0).max_frame_len(), 0);
+        /// ```
+        #[must_use]
+        pub const fn max_frame_len(&self) -> usize {
+            self.max_frame_len
+        }
+
+        /// Splits the next complete frame's payload off the front of `src`.
+        ///
+        /// Returns `Ok(Some(payload))` and removes the frame (length prefix
+        /// and payload) from `src`, or `Ok(None)` when `src` does not hold a
+        /// whole frame yet: then nothing is consumed and `src` has been
+        /// reserved room for the rest of the frame, so the caller can read
+        /// into it and call again.
+        ///
+        /// # Errors
+        ///
+        /// - [`FrameError::FrameTooLarge`] as soon as the length prefix is
+        ///   complete and exceeds `max_frame_len` (or `usize`); nothing is
+        ///   consumed and nothing reserved.
+        /// - [`FrameError::Decode`] with [`DecodeError::Overflow`] for a
+        ///   corrupt length prefix; nothing is consumed.
+        ///
+        /// Either way the stream cannot go on: close it.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameDecoder;
+        /// use bytes::BytesMut;
+        ///
+        /// let mut src = BytesMut::from(&[0x02, b'h', b'i', 0x00, 0x05][..]);
+        /// let decoder = FrameDecoder::new();
+        /// assert_eq!(decoder.decode(&mut src)?.as_deref(), Some(&b"hi"[..]));
+        /// assert_eq!(decoder.decode(&mut src)?.as_deref(), Some(&b""[..]));
+        /// assert_eq!(decoder.decode(&mut src)?, None); // 5 bytes announced, none here
+        /// assert_eq!(&src[..], &[0x05]);
+        /// # Ok::<(), bijou_io::FrameError>(())
+        /// ```
+        pub fn decode(&self, src: &mut BytesMut) -> Result<Option<BytesMut>, FrameError> {
+            let (len, header) = match u64::decode(src) {
+                Ok(decoded) => decoded,
+                Err(DecodeError::Truncated { needed, available }) => {
+                    src.reserve(needed - available);
+                    return Ok(None);
+                }
+                Err(error) => return Err(error.into()),
+            };
+            let len = checked_len(len, self.max_frame_len)?;
+            let Some(total) = header.checked_add(len) else {
+                return Err(FrameError::FrameTooLarge {
+                    len: payload_len(len),
+                    max: self.max_frame_len,
+                });
+            };
+            if src.len() < total {
+                src.reserve(total - src.len());
+                return Ok(None);
+            }
+            let mut frame = src.split_to(total);
+            frame.advance(header);
+            Ok(Some(frame))
+        }
+
+        /// [`decode`](Self::decode) for the end of the stream: after the last
+        /// frame, `src` must be empty.
+        ///
+        /// Returns the next frame like `decode`, or `Ok(None)` when `src` is
+        /// empty (a clean end of stream).
+        ///
+        /// # Errors
+        ///
+        /// As [`decode`](Self::decode), plus [`FrameError::Decode`] with
+        /// [`DecodeError::Truncated`] when `src` holds part of a frame
+        /// (`needed` and `available` count the frame's bytes, length prefix
+        /// included); `src` is left as it was.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::{DecodeError, FrameDecoder, FrameError};
+        /// use bytes::BytesMut;
+        ///
+        /// let mut src = BytesMut::from(&[0x03, b'a'][..]);
+        /// assert_eq!(
+        ///     FrameDecoder::new().decode_eof(&mut src),
+        ///     Err(FrameError::Decode(DecodeError::Truncated { needed: 4, available: 2 })),
+        /// );
+        /// ```
+        pub fn decode_eof(&self, src: &mut BytesMut) -> Result<Option<BytesMut>, FrameError> {
+            if let Some(frame) = self.decode(src)? {
+                return Ok(Some(frame));
+            }
+            if src.is_empty() {
+                return Ok(None);
+            }
+            let needed = match u64::decode(src) {
+                // `decode` accepted the length, so it fits `usize` and the limit.
+                Ok((len, header)) => header + checked_len(len, self.max_frame_len)?,
+                Err(DecodeError::Truncated { needed, .. }) => needed,
+                Err(error) => return Err(error.into()),
+            };
+            Err(DecodeError::Truncated {
+                needed,
+                available: src.len(),
+            }
+            .into())
+        }
+    }
+
+    impl Default for FrameDecoder {
+        /// Same as [`FrameDecoder::new`].
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    /// Appends length-delimited frames (bijou64 length, then payload) to a
+    /// [`BytesMut`].
+    ///
+    /// Payloads longer than [`max_frame_len`](Self::max_frame_len) are
+    /// refused, so a peer using the same limit never sees a frame it would
+    /// reject.
+    ///
+    /// With the `tokio` feature it is also a
+    /// `tokio_util::codec::Encoder<Bytes, Error = std::io::Error>`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::FrameEncoder;
+    /// use bytes::BytesMut;
+    ///
+    /// let mut dst = BytesMut::new();
+    /// let encoder = FrameEncoder::new();
+    /// encoder.encode(b"hi", &mut dst)?;
+    /// encoder.encode(&[0u8; 300], &mut dst)?;
+    /// assert_eq!(&dst[..3], &[0x02, b'h', b'i']);
+    /// assert_eq!(&dst[3..5], &[0xF8, 0x34]); // 300
+    /// # Ok::<(), bijou_io::FrameError>(())
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub struct FrameEncoder {
+        max_frame_len: usize,
+    }
+
+    impl FrameEncoder {
+        /// An encoder with the limit [`DEFAULT_MAX_FRAME_LEN`] (16 MiB).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::{DEFAULT_MAX_FRAME_LEN, FrameEncoder};
+        ///
+        /// assert_eq!(FrameEncoder::new().max_frame_len(), DEFAULT_MAX_FRAME_LEN);
+        /// ```
+        #[must_use]
+        pub const fn new() -> Self {
+            Self::with_max_frame_len(DEFAULT_MAX_FRAME_LEN)
+        }
+
+        /// An encoder that refuses payloads longer than `max_frame_len` bytes.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameEncoder;
+        ///
+        /// assert_eq!(FrameEncoder::with_max_frame_len(4096).max_frame_len(), 4096);
+        /// ```
+        #[must_use]
+        pub const fn with_max_frame_len(max_frame_len: usize) -> Self {
+            FrameEncoder { max_frame_len }
+        }
+
+        /// The largest payload, in bytes, this encoder writes.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameEncoder;
+        ///
+        /// assert_eq!(FrameEncoder::with_max_frame_len(7).max_frame_len(), 7);
+        /// ```
+        #[must_use]
+        pub const fn max_frame_len(&self) -> usize {
+            self.max_frame_len
+        }
+
+        /// Appends one frame carrying `payload` to `dst`: its length as
+        /// bijou64, then the payload. `dst` grows as needed.
+        ///
+        /// # Errors
+        ///
+        /// [`FrameError::FrameTooLarge`] when `payload` is longer than
+        /// `max_frame_len`; nothing is written then.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::{FrameEncoder, FrameError};
+        /// use bytes::BytesMut;
+        ///
+        /// let mut dst = BytesMut::new();
+        /// let encoder = FrameEncoder::with_max_frame_len(4);
+        /// assert_eq!(encoder.encode(b"12345", &mut dst), Err(FrameError::FrameTooLarge { len: 5, max: 4 }));
+        /// assert!(dst.is_empty());
+        /// ```
+        pub fn encode(&self, payload: &[u8], dst: &mut BytesMut) -> Result<(), FrameError> {
+            if payload.len() > self.max_frame_len {
+                return Err(FrameError::FrameTooLarge {
+                    len: payload_len(payload.len()),
+                    max: self.max_frame_len,
+                });
+            }
+            let len = payload_len(payload.len());
+            dst.reserve(len.encoded_len() + payload.len());
+            dst.put_bijou(len);
+            dst.put_slice(payload);
+            Ok(())
+        }
+    }
+
+    impl Default for FrameEncoder {
+        /// Same as [`FrameEncoder::new`].
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+}
+
+#[cfg(feature = "bytes")]
+pub use buffered::{FrameDecoder, FrameEncoder};
+
+#[cfg(feature = "std")]
+mod io_frames {
+    use std::io::{self, ErrorKind, Read, Write};
+
+    use bijou_core::{Bijou, DecodeError};
+
+    use super::{DEFAULT_MAX_FRAME_LEN, FrameError, checked_len, payload_len};
+    use crate::{ReadExt, WriteExt};
+
+    /// Reads length-delimited frames (bijou64 length, then payload) from a
+    /// [`std::io::Read`].
+    ///
+    /// Each frame is read exactly: the length prefix, then the payload, and
+    /// no byte beyond. The length is checked against
+    /// [`max_frame_len`](Self::max_frame_len) before anything is allocated,
+    /// and the payload buffer grows with the bytes that actually arrive, so a
+    /// peer that announces a large frame and sends little costs little.
+    ///
+    /// It is also an [`Iterator`] of frames, ending at a clean end of stream.
+    /// Stop at the first error: after one, the stream's position within the
+    /// frame sequence is lost.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::{FrameReader, FrameWriter};
+    ///
+    /// let mut writer = FrameWriter::new(Vec::new());
+    /// writer.write_frame(b"one")?;
+    /// writer.write_frame(b"two")?;
+    /// let wire = writer.into_inner();
+    ///
+    /// let frames: Vec<Vec<u8>> = FrameReader::new(&wire[..]).collect::<Result<_, _>>()?;
+    /// assert_eq!(frames, [b"one".to_vec(), b"two".to_vec()]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    #[derive(Debug)]
+    pub struct FrameReader<R> {
+        inner: R,
+        max_frame_len: usize,
+    }
+
+    impl<R: Read> FrameReader<R> {
+        /// Wraps `inner` with the limit [`DEFAULT_MAX_FRAME_LEN`] (16 MiB).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::{DEFAULT_MAX_FRAME_LEN, FrameReader};
+        ///
+        /// let reader = FrameReader::new(std::io::empty());
+        /// assert_eq!(reader.max_frame_len(), DEFAULT_MAX_FRAME_LEN);
+        /// ```
+        pub fn new(inner: R) -> Self {
+            Self::with_max_frame_len(inner, DEFAULT_MAX_FRAME_LEN)
+        }
+
+        /// Wraps `inner`, refusing payloads longer than `max_frame_len`.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameReader;
+        ///
+        /// let reader = FrameReader::with_max_frame_len(std::io::empty(), 512);
+        /// assert_eq!(reader.max_frame_len(), 512);
+        /// ```
+        pub fn with_max_frame_len(inner: R, max_frame_len: usize) -> Self {
+            FrameReader {
+                inner,
+                max_frame_len,
+            }
+        }
+
+        /// The largest payload, in bytes, this reader accepts.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameReader;
+        ///
+        /// assert_eq!(FrameReader::with_max_frame_len(std::io::empty(), 9).max_frame_len(), 9);
+        /// ```
+        pub fn max_frame_len(&self) -> usize {
+            self.max_frame_len
+        }
+
+        /// Reads the next frame's payload, or `Ok(None)` when the stream ends
+        /// cleanly before a frame starts.
+        ///
+        /// The stream advances past exactly one frame. `Interrupted` is
+        /// retried.
+        ///
+        /// # Errors
+        ///
+        /// - [`ErrorKind::InvalidData`] with [`FrameError::FrameTooLarge`] as
+        ///   the source when the announced length exceeds `max_frame_len` (or
+        ///   `usize`); only the length prefix was read, nothing allocated.
+        /// - [`ErrorKind::InvalidData`] with a [`DecodeError`] source for a
+        ///   corrupt length prefix.
+        /// - [`ErrorKind::UnexpectedEof`] when the stream ends inside a frame:
+        ///   the source is a [`FrameError::Decode`] of
+        ///   [`DecodeError::Truncated`] counting the frame's bytes (length
+        ///   prefix included) when the payload was cut, a `DecodeError` when
+        ///   the prefix was.
+        /// - Any other error of the reader, as is.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use std::io::ErrorKind;
+        /// use bijou_io::{FrameError, FrameReader};
+        ///
+        /// use bijou_io::WriteExt;
+        ///
+        /// // A length prefix of 2^60 is refused before any allocation.
+        /// let mut wire = Vec::new();
+        /// wire.write_bijou64(1 << 60)?;
+        /// let mut reader = FrameReader::new(&wire[..]);
+        /// let error = reader.read_frame().unwrap_err();
+        /// assert_eq!(error.kind(), ErrorKind::InvalidData);
+        /// let source = error.get_ref().and_then(|e| e.downcast_ref::<FrameError>());
+        /// assert!(matches!(source, Some(FrameError::FrameTooLarge { len, .. }) if *len == 1 << 60));
+        /// # Ok::<(), std::io::Error>(())
+        /// ```
+        pub fn read_frame(&mut self) -> io::Result<Option<Vec<u8>>> {
+            let Some(len) = self.inner.try_read_bijou::<u64>()? else {
+                return Ok(None);
+            };
+            let header = len.encoded_len();
+            let len = checked_len(len, self.max_frame_len)?;
+            let mut payload = Vec::new();
+            let read = self
+                .inner
+                .by_ref()
+                .take(payload_len(len))
+                .read_to_end(&mut payload)?;
+            if read < len {
+                let error = DecodeError::Truncated {
+                    needed: header + len,
+                    available: header + read,
+                };
+                return Err(FrameError::from(error).into());
+            }
+            Ok(Some(payload))
+        }
+
+        /// The wrapped reader.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameReader;
+        ///
+        /// let reader = FrameReader::new(&[1u8, 2][..]);
+        /// assert_eq!(reader.get_ref().len(), 2);
+        /// ```
+        pub fn get_ref(&self) -> &R {
+            &self.inner
+        }
+
+        /// The wrapped reader, mutably. Reading from it directly may leave
+        /// this reader in the middle of a frame.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameReader;
+        ///
+        /// let mut reader = FrameReader::new(&[0x00, 0x01, b'x'][..]);
+        /// *reader.get_mut() = &reader.get_ref()[1..]; // skip a byte
+        /// assert_eq!(reader.read_frame()?, Some(b"x".to_vec()));
+        /// # Ok::<(), std::io::Error>(())
+        /// ```
+        pub fn get_mut(&mut self) -> &mut R {
+            &mut self.inner
+        }
+
+        /// Unwraps the reader, positioned after the last frame read.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameReader;
+        ///
+        /// let mut reader = FrameReader::new(&[0x01, b'x', 0xAA][..]);
+        /// reader.read_frame()?;
+        /// assert_eq!(reader.into_inner(), &[0xAA]);
+        /// # Ok::<(), std::io::Error>(())
+        /// ```
+        pub fn into_inner(self) -> R {
+            self.inner
+        }
+    }
+
+    impl<R: Read> Iterator for FrameReader<R> {
+        type Item = io::Result<Vec<u8>>;
+
+        /// [`read_frame`](FrameReader::read_frame), transposed: `None` at a
+        /// clean end of stream.
+        fn next(&mut self) -> Option<Self::Item> {
+            self.read_frame().transpose()
+        }
+    }
+
+    /// Writes length-delimited frames (bijou64 length, then payload) to a
+    /// [`std::io::Write`].
+    ///
+    /// Each frame is two `write_all` calls (prefix, payload) and no flush:
+    /// wrap unbuffered sinks in a [`BufWriter`](std::io::BufWriter).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::FrameWriter;
+    ///
+    /// let mut writer = FrameWriter::new(Vec::new());
+    /// writer.write_frame(b"hi")?;
+    /// assert_eq!(writer.get_ref(), &[0x02, b'h', b'i']);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    #[derive(Debug)]
+    pub struct FrameWriter<W> {
+        inner: W,
+        max_frame_len: usize,
+    }
+
+    impl<W: Write> FrameWriter<W> {
+        /// Wraps `inner` with the limit [`DEFAULT_MAX_FRAME_LEN`] (16 MiB).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::{DEFAULT_MAX_FRAME_LEN, FrameWriter};
+        ///
+        /// assert_eq!(FrameWriter::new(Vec::new()).max_frame_len(), DEFAULT_MAX_FRAME_LEN);
+        /// ```
+        pub fn new(inner: W) -> Self {
+            Self::with_max_frame_len(inner, DEFAULT_MAX_FRAME_LEN)
+        }
+
+        /// Wraps `inner`, refusing payloads longer than `max_frame_len`.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameWriter;
+        ///
+        /// assert_eq!(FrameWriter::with_max_frame_len(Vec::new(), 64).max_frame_len(), 64);
+        /// ```
+        pub fn with_max_frame_len(inner: W, max_frame_len: usize) -> Self {
+            FrameWriter {
+                inner,
+                max_frame_len,
+            }
+        }
+
+        /// The largest payload, in bytes, this writer writes.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameWriter;
+        ///
+        /// assert_eq!(FrameWriter::with_max_frame_len(Vec::new(), 3).max_frame_len(), 3);
+        /// ```
+        pub fn max_frame_len(&self) -> usize {
+            self.max_frame_len
+        }
+
+        /// Writes one frame carrying `payload`: its length as bijou64, then
+        /// the payload.
+        ///
+        /// # Errors
+        ///
+        /// - [`ErrorKind::InvalidInput`] with [`FrameError::FrameTooLarge`]
+        ///   as the source when `payload` is longer than `max_frame_len`;
+        ///   nothing is written then.
+        /// - Whatever the writer's `write_all` returns; part of the frame may
+        ///   have been written then.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use std::io::ErrorKind;
+        /// use bijou_io::FrameWriter;
+        ///
+        /// let mut writer = FrameWriter::with_max_frame_len(Vec::new(), 2);
+        /// writer.write_frame(b"ok")?;
+        /// assert_eq!(writer.write_frame(b"big").unwrap_err().kind(), ErrorKind::InvalidInput);
+        /// assert_eq!(writer.get_ref().len(), 3);
+        /// # Ok::<(), std::io::Error>(())
+        /// ```
+        pub fn write_frame(&mut self, payload: &[u8]) -> io::Result<()> {
+            if payload.len() > self.max_frame_len {
+                let error = FrameError::FrameTooLarge {
+                    len: payload_len(payload.len()),
+                    max: self.max_frame_len,
+                };
+                return Err(io::Error::new(ErrorKind::InvalidInput, error));
+            }
+            self.inner.write_bijou(payload_len(payload.len()))?;
+            self.inner.write_all(payload)
+        }
+
+        /// Flushes the wrapped writer.
+        ///
+        /// # Errors
+        ///
+        /// Whatever the writer's `flush` returns.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameWriter;
+        ///
+        /// let mut writer = FrameWriter::new(std::io::BufWriter::new(Vec::new()));
+        /// writer.write_frame(b"x")?;
+        /// writer.flush()?;
+        /// assert_eq!(writer.get_ref().get_ref(), &[0x01, b'x']);
+        /// # Ok::<(), std::io::Error>(())
+        /// ```
+        pub fn flush(&mut self) -> io::Result<()> {
+            self.inner.flush()
+        }
+
+        /// The wrapped writer.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameWriter;
+        ///
+        /// assert!(FrameWriter::new(Vec::new()).get_ref().is_empty());
+        /// ```
+        pub fn get_ref(&self) -> &W {
+            &self.inner
+        }
+
+        /// The wrapped writer, mutably. Writing to it directly interleaves
+        /// with the frames.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameWriter;
+        ///
+        /// let mut writer = FrameWriter::new(Vec::new());
+        /// writer.get_mut().push(0x00); // an empty frame, by hand
+        /// assert_eq!(writer.into_inner(), [0x00]);
+        /// ```
+        pub fn get_mut(&mut self) -> &mut W {
+            &mut self.inner
+        }
+
+        /// Unwraps the writer (without flushing it).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameWriter;
+        ///
+        /// let mut writer = FrameWriter::new(Vec::new());
+        /// writer.write_frame(b"")?;
+        /// assert_eq!(writer.into_inner(), [0x00]);
+        /// # Ok::<(), std::io::Error>(())
+        /// ```
+        pub fn into_inner(self) -> W {
+            self.inner
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+pub use io_frames::{FrameReader, FrameWriter};

@@ -1,0 +1,287 @@
+//! Shared fixtures: buffer shapes, awkward readers, mixed-width values.
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use bijou_core::{Bijou, DecodeError};
+use bijou_io::{BufExt, BufMutExt, ReadExt, WriteExt};
+use bytes::Buf;
+use proptest::prelude::*;
+
+/// Proptest settings that keep the suite fast on 2 cores.
+pub(crate) fn config() -> ProptestConfig {
+    ProptestConfig::with_cases(64)
+}
+
+/// A `VecDeque<u8>` whose contents wrap around the end of its storage, so
+/// `as_slices` gives two pieces (when it holds at least two bytes).
+pub(crate) fn wrapped_deque(bytes: &[u8]) -> VecDeque<u8> {
+    let mut deque = VecDeque::with_capacity(bytes.len().max(2));
+    let half = deque.capacity() / 2;
+    deque.extend(std::iter::repeat_n(0, half));
+    deque.drain(..half);
+    deque.extend(bytes);
+    deque
+}
+
+/// A user-defined `Buf` around a `VecDeque`, implementing only the required
+/// methods: it shows one chunk at a time (default `chunks_vectored`).
+pub(crate) struct DequeBuf(pub VecDeque<u8>);
+
+impl Buf for DequeBuf {
+    fn remaining(&self) -> usize {
+        self.0.len()
+    }
+
+    fn chunk(&self) -> &[u8] {
+        let (front, back) = self.0.as_slices();
+        if front.is_empty() { back } else { front }
+    }
+
+    fn advance(&mut self, count: usize) {
+        self.0.drain(..count);
+    }
+}
+
+/// A `Buf` whose chunks are single bytes.
+pub(crate) struct OneByteChunks {
+    bytes: Vec<u8>,
+    position: usize,
+}
+
+impl OneByteChunks {
+    pub(crate) fn new(bytes: &[u8]) -> Self {
+        OneByteChunks {
+            bytes: bytes.to_vec(),
+            position: 0,
+        }
+    }
+}
+
+impl Buf for OneByteChunks {
+    fn remaining(&self) -> usize {
+        self.bytes.len() - self.position
+    }
+
+    fn chunk(&self) -> &[u8] {
+        let end = (self.position + 1).min(self.bytes.len());
+        &self.bytes[self.position..end]
+    }
+
+    fn advance(&mut self, count: usize) {
+        assert!(count <= self.remaining(), "advance past the end");
+        self.position += count;
+    }
+}
+
+/// A `Buf` made of arbitrary chunks, one shown at a time.
+pub(crate) struct Rope {
+    chunks: VecDeque<Vec<u8>>,
+    remaining: usize,
+}
+
+impl Rope {
+    /// Splits `bytes` at the given cut points (sorted, deduplicated, in range).
+    pub(crate) fn new(bytes: &[u8], cuts: &[usize]) -> Self {
+        let mut points: Vec<usize> = cuts.iter().map(|&cut| cut % (bytes.len() + 1)).collect();
+        points.push(0);
+        points.push(bytes.len());
+        points.sort_unstable();
+        points.dedup();
+        let chunks = points
+            .windows(2)
+            .map(|w| bytes[w[0]..w[1]].to_vec())
+            .collect();
+        Rope {
+            chunks,
+            remaining: bytes.len(),
+        }
+    }
+}
+
+impl Buf for Rope {
+    fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    fn chunk(&self) -> &[u8] {
+        self.chunks.front().map_or(&[], Vec::as_slice)
+    }
+
+    fn advance(&mut self, mut count: usize) {
+        self.remaining -= count;
+        while count > 0 {
+            let front = self.chunks.front_mut().expect("advance past the end");
+            if count < front.len() {
+                front.drain(..count);
+                return;
+            }
+            count -= front.len();
+            self.chunks.pop_front();
+        }
+        while self.chunks.front().is_some_and(Vec::is_empty) {
+            self.chunks.pop_front();
+        }
+    }
+}
+
+/// A reader that hands out 1–3 bytes per call, following `pattern`, and
+/// fails with `Interrupted` whenever the pattern says 0.
+pub(crate) struct Trickle<'a> {
+    bytes: &'a [u8],
+    pattern: Vec<u8>,
+    calls: usize,
+    /// Fail with this error kind once `fail_at` bytes have been handed out.
+    fail_at: Option<(usize, io::ErrorKind)>,
+    delivered: usize,
+}
+
+impl<'a> Trickle<'a> {
+    pub(crate) fn new(bytes: &'a [u8], pattern: &[u8]) -> Self {
+        let mut pattern: Vec<u8> = pattern.iter().map(|p| p % 4).collect();
+        // At least one step must deliver bytes, or every read is Interrupted.
+        pattern.push(1);
+        Trickle {
+            bytes,
+            pattern,
+            calls: 0,
+            fail_at: None,
+            delivered: 0,
+        }
+    }
+
+    pub(crate) fn failing_at(mut self, position: usize, kind: io::ErrorKind) -> Self {
+        self.fail_at = Some((position, kind));
+        self
+    }
+
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.bytes
+    }
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let step = self.pattern[self.calls % self.pattern.len()];
+        self.calls += 1;
+        if let Some((position, kind)) = self.fail_at
+            && self.delivered >= position
+        {
+            return Err(io::Error::new(kind, "the reader broke"));
+        }
+        if step == 0 {
+            return Err(io::ErrorKind::Interrupted.into());
+        }
+        let mut len = usize::from(step).min(out.len()).min(self.bytes.len());
+        if let Some((position, _)) = self.fail_at {
+            len = len.min(position - self.delivered);
+        }
+        out[..len].copy_from_slice(&self.bytes[..len]);
+        self.bytes = &self.bytes[len..];
+        self.delivered += len;
+        Ok(len)
+    }
+}
+
+macro_rules! mixed_value {
+    ($($variant:ident($ty:ty)),* $(,)?) => {
+        /// A value of any of the six widths, for mixed-width sequences.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(crate) enum Value {
+            $($variant($ty),)*
+        }
+
+        impl Value {
+            pub(crate) fn put(self, out: &mut Vec<u8>) {
+                match self {
+                    $(Value::$variant(value) => out.put_bijou(value),)*
+                }
+            }
+
+            pub(crate) fn write(self, out: &mut impl io::Write) -> io::Result<usize> {
+                match self {
+                    $(Value::$variant(value) => out.write_bijou(value),)*
+                }
+            }
+
+            pub(crate) fn encoded_len(self) -> usize {
+                match self {
+                    $(Value::$variant(value) => value.encoded_len(),)*
+                }
+            }
+
+            /// Decodes a value of the same width as `self` from `buf`.
+            pub(crate) fn get_like(self, buf: &mut (impl Buf + ?Sized)) -> Result<Value, DecodeError> {
+                match self {
+                    $(Value::$variant(_) => buf.try_get_bijou::<$ty>().map(Value::$variant),)*
+                }
+            }
+
+            /// Reads a value of the same width as `self` from `reader`.
+            pub(crate) fn read_like(self, reader: &mut (impl Read + ?Sized)) -> io::Result<Value> {
+                match self {
+                    $(Value::$variant(_) => reader.read_bijou::<$ty>().map(Value::$variant),)*
+                }
+            }
+        }
+
+        /// Any value of any width, with magnitudes spread over every tier.
+        pub(crate) fn any_value() -> impl Strategy<Value = Value> {
+            prop_oneof![
+                $(spread::<$ty>().prop_map(Value::$variant),)*
+            ]
+        }
+    };
+}
+
+mixed_value!(
+    U32(u32),
+    U64(u64),
+    U128(u128),
+    I32(i32),
+    I64(i64),
+    I128(i128)
+);
+
+/// Integer types whose values can be drawn with a log-uniform magnitude.
+pub(crate) trait Spread: Bijou + std::fmt::Debug {
+    fn from_bits(raw: u128, keep_bits: u32, negative: bool) -> Self;
+    const BITS: u32;
+}
+
+macro_rules! spread_impl {
+    ($($ty:ty),*) => {$(
+        impl Spread for $ty {
+            const BITS: u32 = <$ty>::BITS;
+            fn from_bits(raw: u128, keep_bits: u32, negative: bool) -> Self {
+                let kept = if keep_bits == 0 { 0 } else { raw >> (128 - keep_bits) };
+                let value = kept as $ty;
+                #[allow(unused_comparisons)]
+                let signed = <$ty>::MIN < 0;
+                if signed && negative { (!value) } else { value }
+            }
+        }
+    )*};
+}
+
+spread_impl!(u32, u64, u128, i32, i64, i128);
+
+/// Values of `T` whose bit length is uniform, so every tier is exercised.
+pub(crate) fn spread<T: Spread>() -> impl Strategy<Value = T> {
+    (any::<u128>(), 0..=T::BITS, any::<bool>())
+        .prop_map(|(raw, bits, negative)| T::from_bits(raw, bits, negative))
+}
+
+/// Encodes a sequence of mixed values.
+pub(crate) fn encode_all(values: &[Value]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for value in values {
+        value.put(&mut out);
+    }
+    out
+}
+
+/// The error a `std::io::Error` carries as its source, if it is `E`.
+pub(crate) fn source_of<E: std::error::Error + 'static>(error: &io::Error) -> Option<&E> {
+    error.get_ref().and_then(|inner| inner.downcast_ref::<E>())
+}

@@ -1,0 +1,295 @@
+//! Length-delimited frames over `BytesMut` and `std::io`.
+
+use std::io::{self, ErrorKind, Read};
+
+use bijou_core::{Bijou, DecodeError};
+use bijou_io::{
+    DEFAULT_MAX_FRAME_LEN, FrameDecoder, FrameEncoder, FrameError, FrameReader, FrameWriter,
+    WriteExt,
+};
+use bytes::BytesMut;
+use proptest::prelude::*;
+
+use crate::common::{self, Trickle, source_of};
+use crate::largest_allocation;
+
+/// A reader that must never be reached.
+struct MustNotRead;
+
+impl Read for MustNotRead {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        panic!("the frame reader waited for a payload it should have refused");
+    }
+}
+
+fn header(len: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.write_bijou64(len).unwrap();
+    out
+}
+
+fn encode_frames(payloads: &[Vec<u8>]) -> BytesMut {
+    let encoder = FrameEncoder::new();
+    let mut wire = BytesMut::new();
+    for payload in payloads {
+        encoder.encode(payload, &mut wire).unwrap();
+    }
+    wire
+}
+
+fn payloads() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    let payload = prop_oneof![
+        3 => proptest::collection::vec(any::<u8>(), 0..8),
+        1 => proptest::collection::vec(any::<u8>(), 240..600),
+    ];
+    proptest::collection::vec(payload, 0..10)
+}
+
+proptest! {
+    #![proptest_config(common::config())]
+
+    /// Frames arriving in random pieces come out whole, in order, once.
+    #[test]
+    fn frames_in_random_splits_round_trip(payloads in payloads(), cuts in proptest::collection::vec(any::<usize>(), 0..30)) {
+        let wire = encode_frames(&payloads);
+        let mut points: Vec<usize> = cuts.iter().map(|&cut| cut % (wire.len() + 1)).collect();
+        points.extend([0, wire.len()]);
+        points.sort_unstable();
+        let decoder = FrameDecoder::new();
+        let mut src = BytesMut::new();
+        let mut frames = Vec::new();
+        for window in points.windows(2) {
+            src.extend_from_slice(&wire[window[0]..window[1]]);
+            while let Some(frame) = decoder.decode(&mut src).unwrap() {
+                frames.push(frame.to_vec());
+            }
+        }
+        prop_assert_eq!(decoder.decode_eof(&mut src), Ok(None));
+        prop_assert_eq!(frames, payloads);
+    }
+
+    /// The std io pair over a trickling, interrupted reader.
+    #[test]
+    fn frame_writer_and_reader_round_trip(payloads in payloads(), pattern in proptest::collection::vec(0u8..4, 1..12)) {
+        let mut writer = FrameWriter::new(Vec::new());
+        for payload in &payloads {
+            writer.write_frame(payload).unwrap();
+        }
+        let wire = writer.into_inner();
+        prop_assert_eq!(&wire[..], &encode_frames(&payloads)[..]);
+        let frames: Vec<Vec<u8>> = FrameReader::new(Trickle::new(&wire, &pattern)).collect::<io::Result<_>>().unwrap();
+        prop_assert_eq!(frames, payloads);
+    }
+
+    /// Any announced length over the limit is refused from the prefix
+    /// alone: nothing consumed, nothing reserved, nothing more read.
+    #[test]
+    fn oversized_lengths_are_refused_at_once(max in 0usize..(1 << 20), excess in 1u64..=u64::MAX) {
+        let len = (max as u64).saturating_add(excess);
+        let prefix = header(len);
+
+        let mut src = BytesMut::from(&prefix[..]);
+        let capacity = src.capacity();
+        let decoder = FrameDecoder::with_max_frame_len(max);
+        prop_assert_eq!(decoder.decode(&mut src), Err(FrameError::FrameTooLarge { len, max }));
+        prop_assert_eq!(&src[..], &prefix[..]);
+        prop_assert_eq!(src.capacity(), capacity);
+
+        let mut reader = FrameReader::with_max_frame_len((&prefix[..]).chain(MustNotRead), max);
+        let error = reader.read_frame().unwrap_err();
+        prop_assert_eq!(error.kind(), ErrorKind::InvalidData);
+        prop_assert_eq!(source_of::<FrameError>(&error), Some(&FrameError::FrameTooLarge { len, max }));
+    }
+
+    /// A stream cut anywhere inside a frame is reported as such at the end.
+    #[test]
+    fn end_of_stream_inside_a_frame(payloads in payloads().prop_filter("non-empty", |p| !p.is_empty()), cut in any::<usize>()) {
+        let wire = encode_frames(&payloads);
+        let last_start = wire.len() - {
+            let last = payloads.last().unwrap();
+            (last.len() as u64).encoded_len() + last.len()
+        };
+        // Cut strictly inside the last frame.
+        let cut = last_start + cut % (wire.len() - last_start);
+        let mut src = BytesMut::from(&wire[..cut]);
+        let decoder = FrameDecoder::new();
+        for _ in 0..payloads.len() - 1 {
+            prop_assert!(decoder.decode(&mut src).unwrap().is_some());
+        }
+        let available = src.len();
+        if available == 0 {
+            prop_assert_eq!(decoder.decode_eof(&mut src), Ok(None));
+        } else {
+            match decoder.decode_eof(&mut src) {
+                Err(FrameError::Decode(DecodeError::Truncated { needed, available: got })) => {
+                    prop_assert_eq!(got, available);
+                    prop_assert!(needed > available);
+                }
+                other => prop_assert!(false, "unexpected {other:?}"),
+            }
+            prop_assert_eq!(src.len(), available);
+        }
+
+        let mut reader = FrameReader::new(&wire[..cut]);
+        for _ in 0..payloads.len() - 1 {
+            prop_assert!(reader.read_frame().unwrap().is_some());
+        }
+        match reader.read_frame() {
+            Ok(None) => prop_assert_eq!(available, 0),
+            Ok(Some(frame)) => prop_assert!(false, "got a frame of {} bytes", frame.len()),
+            Err(error) => prop_assert_eq!(error.kind(), ErrorKind::UnexpectedEof),
+        }
+    }
+}
+
+#[test]
+fn a_2_pow_60_prefix_is_refused_without_allocating() {
+    let prefix = header(1 << 60);
+    let expected = FrameError::FrameTooLarge {
+        len: 1 << 60,
+        max: DEFAULT_MAX_FRAME_LEN,
+    };
+
+    let mut src = BytesMut::with_capacity(64);
+    src.extend_from_slice(&prefix);
+    let decoder = FrameDecoder::new();
+    largest_allocation::reset();
+    assert_eq!(decoder.decode(&mut src), Err(expected));
+    assert_eq!(largest_allocation::get(), 0, "the decoder allocated");
+    assert_eq!(src.capacity(), 64);
+
+    let mut reader = FrameReader::new((&prefix[..]).chain(MustNotRead));
+    largest_allocation::reset();
+    let error = reader.read_frame().unwrap_err();
+    // Only the io::Error's box is allocated, never the payload.
+    assert!(
+        largest_allocation::get() < 256,
+        "allocated {} bytes",
+        largest_allocation::get()
+    );
+    assert_eq!(error.kind(), ErrorKind::InvalidData);
+    assert_eq!(source_of::<FrameError>(&error), Some(&expected));
+}
+
+#[test]
+fn an_unlimited_decoder_still_checks_the_usize_arithmetic() {
+    let prefix = header(u64::MAX);
+    let mut src = BytesMut::from(&prefix[..]);
+    let decoder = FrameDecoder::with_max_frame_len(usize::MAX);
+    // On 64-bit targets the length fits usize but prefix + payload does not.
+    assert!(matches!(
+        decoder.decode(&mut src),
+        Err(FrameError::FrameTooLarge { len: u64::MAX, .. })
+    ));
+    assert_eq!(&src[..], &prefix[..]);
+}
+
+#[test]
+fn a_corrupt_length_prefix_is_a_decode_error() {
+    let mut src = BytesMut::from(&[0xFF; 9][..]);
+    assert_eq!(
+        FrameDecoder::new().decode(&mut src),
+        Err(FrameError::Decode(DecodeError::Overflow))
+    );
+    let error = FrameReader::new(&[0xFF; 9][..]).read_frame().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidData);
+    assert_eq!(
+        source_of::<DecodeError>(&error),
+        Some(&DecodeError::Overflow)
+    );
+}
+
+#[test]
+fn a_payload_cut_short_reports_frame_bytes() {
+    let mut wire = header(5);
+    wire.extend_from_slice(b"abc");
+    let error = FrameReader::new(&wire[..]).read_frame().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
+    assert_eq!(
+        source_of::<FrameError>(&error),
+        Some(&FrameError::Decode(DecodeError::Truncated {
+            needed: 6,
+            available: 4
+        })),
+    );
+    let mut src = BytesMut::from(&wire[..]);
+    assert_eq!(
+        FrameDecoder::new().decode_eof(&mut src),
+        Err(FrameError::Decode(DecodeError::Truncated {
+            needed: 6,
+            available: 4
+        })),
+    );
+    // A cut inside the length prefix is counted against the prefix.
+    let mut src = BytesMut::from(&[0xF9, 0x00][..]);
+    assert_eq!(
+        FrameDecoder::new().decode_eof(&mut src),
+        Err(FrameError::Decode(DecodeError::Truncated {
+            needed: 3,
+            available: 2
+        })),
+    );
+}
+
+#[test]
+fn encoders_refuse_frames_over_the_limit_and_write_nothing() {
+    let mut dst = BytesMut::new();
+    let encoder = FrameEncoder::with_max_frame_len(3);
+    assert_eq!(
+        encoder.encode(b"four", &mut dst),
+        Err(FrameError::FrameTooLarge { len: 4, max: 3 })
+    );
+    assert!(dst.is_empty());
+    encoder.encode(b"abc", &mut dst).unwrap();
+    assert_eq!(dst.len(), 4);
+
+    let mut writer = FrameWriter::with_max_frame_len(Vec::new(), 3);
+    let error = writer.write_frame(b"four").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidInput);
+    assert_eq!(
+        source_of::<FrameError>(&error),
+        Some(&FrameError::FrameTooLarge { len: 4, max: 3 })
+    );
+    assert!(writer.get_ref().is_empty());
+}
+
+#[test]
+fn frame_errors_convert_into_io_errors() {
+    let cases = [
+        (
+            FrameError::FrameTooLarge { len: 9, max: 1 },
+            ErrorKind::InvalidData,
+        ),
+        (
+            FrameError::Decode(DecodeError::Overflow),
+            ErrorKind::InvalidData,
+        ),
+        (
+            FrameError::Decode(DecodeError::Truncated {
+                needed: 2,
+                available: 1,
+            }),
+            ErrorKind::UnexpectedEof,
+        ),
+    ];
+    for (frame_error, kind) in cases {
+        let error = io::Error::from(frame_error);
+        assert_eq!(error.kind(), kind);
+        assert_eq!(source_of::<FrameError>(&error), Some(&frame_error));
+    }
+    let message = FrameError::FrameTooLarge { len: 9, max: 1 }.to_string();
+    assert!(
+        message.contains("9 bytes") && message.contains("max_frame_len"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_frame_reader_stops_exactly_after_each_frame() {
+    let mut wire = header(2);
+    wire.extend_from_slice(b"hi");
+    wire.push(0xAB);
+    let mut reader = FrameReader::new(&wire[..]);
+    assert_eq!(reader.read_frame().unwrap(), Some(b"hi".to_vec()));
+    assert_eq!(reader.into_inner(), &[0xAB]);
+}

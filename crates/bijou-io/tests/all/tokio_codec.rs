@@ -1,0 +1,190 @@
+//! The `tokio_util` codecs end to end: `FramedWrite` into an in-memory
+//! duplex pipe with a tiny buffer, `FramedRead` out of it.
+
+use std::future::{Future, poll_fn};
+use std::io::{self, ErrorKind};
+use std::pin::Pin;
+
+use bijou_core::DecodeError;
+use bijou_io::{FrameCodec, FrameDecoder, FrameEncoder, FrameError, ValueCodec, WriteExt};
+use bytes::{Bytes, BytesMut};
+use futures_core::Stream;
+use futures_sink::Sink;
+use proptest::prelude::*;
+use tokio::io::AsyncWriteExt;
+use tokio_util::codec::{Decoder, FramedRead, FramedWrite};
+
+use crate::common::{self, source_of};
+
+fn block_on<F: Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime")
+        .block_on(future)
+}
+
+async fn next<S: Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
+    poll_fn(|cx| Pin::new(&mut *stream).poll_next(cx)).await
+}
+
+async fn collect<S: Stream + Unpin>(mut stream: S) -> Vec<S::Item> {
+    let mut items = Vec::new();
+    while let Some(item) = next(&mut stream).await {
+        items.push(item);
+    }
+    items
+}
+
+async fn send<S: Sink<I> + Unpin, I>(sink: &mut S, item: I) -> Result<(), S::Error> {
+    poll_fn(|cx| Pin::new(&mut *sink).poll_ready(cx)).await?;
+    Pin::new(&mut *sink).start_send(item)?;
+    poll_fn(|cx| Pin::new(&mut *sink).poll_flush(cx)).await
+}
+
+async fn close<S: Sink<I> + Unpin, I>(sink: &mut S) -> Result<(), S::Error> {
+    poll_fn(|cx| Pin::new(&mut *sink).poll_close(cx)).await
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Frames written by one task through a 7-byte pipe arrive whole.
+    #[test]
+    fn frames_cross_a_narrow_pipe(payloads in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..300), 0..8)) {
+        let received = block_on(async {
+            let (client, server) = tokio::io::duplex(7);
+            let sent = payloads.clone();
+            let writer = tokio::spawn(async move {
+                let mut sink = FramedWrite::new(client, FrameEncoder::new());
+                for payload in sent {
+                    send(&mut sink, Bytes::from(payload)).await.unwrap();
+                }
+                close(&mut sink).await.unwrap();
+            });
+            let frames = collect(FramedRead::new(server, FrameDecoder::new())).await;
+            writer.await.unwrap();
+            frames
+        });
+        let received: Vec<Vec<u8>> = received.into_iter().map(|frame| frame.unwrap().to_vec()).collect();
+        prop_assert_eq!(received, payloads);
+    }
+
+    /// Plain values through `ValueCodec`, every width in turn via i64 and u128.
+    #[test]
+    fn values_cross_a_narrow_pipe(values in proptest::collection::vec(common::spread::<i64>(), 0..50)) {
+        let received = block_on(async {
+            let (client, server) = tokio::io::duplex(3);
+            let sent = values.clone();
+            let writer = tokio::spawn(async move {
+                let mut sink = FramedWrite::new(client, ValueCodec::<i64>::new());
+                for value in sent {
+                    send(&mut sink, value).await.unwrap();
+                }
+                close(&mut sink).await.unwrap();
+            });
+            let items = collect(FramedRead::new(server, ValueCodec::<i64>::new())).await;
+            writer.await.unwrap();
+            items
+        });
+        let received: Vec<i64> = received.into_iter().map(Result::unwrap).collect();
+        prop_assert_eq!(received, values);
+    }
+}
+
+#[test]
+fn framed_duplex_codec_round_trips() {
+    block_on(async {
+        let (client, server) = tokio::io::duplex(4096);
+        let mut client =
+            tokio_util::codec::Framed::new(client, FrameCodec::with_max_frame_len(1024));
+        let mut server =
+            tokio_util::codec::Framed::new(server, FrameCodec::with_max_frame_len(1024));
+        send(&mut client, Bytes::from_static(b"ping"))
+            .await
+            .unwrap();
+        let frame = next(&mut server).await.unwrap().unwrap();
+        assert_eq!(&frame[..], b"ping");
+        send(&mut server, Bytes::from(vec![7u8; 1000]))
+            .await
+            .unwrap();
+        assert_eq!(next(&mut client).await.unwrap().unwrap().len(), 1000);
+        let error = send(&mut client, Bytes::from(vec![0u8; 1025]))
+            .await
+            .unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidInput);
+        assert!(matches!(
+            source_of::<FrameError>(&error),
+            Some(FrameError::FrameTooLarge {
+                len: 1025,
+                max: 1024
+            })
+        ));
+    });
+}
+
+#[test]
+fn an_oversized_frame_ends_the_stream_with_invalid_data() {
+    let mut wire = Vec::new();
+    wire.write_bijou64(1 << 60).unwrap();
+    let items = block_on(collect(FramedRead::new(&wire[..], FrameDecoder::new())));
+    assert_eq!(items.len(), 1);
+    let error = items.into_iter().next().unwrap().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidData);
+    assert!(
+        matches!(source_of::<FrameError>(&error), Some(FrameError::FrameTooLarge { len, .. }) if *len == 1 << 60)
+    );
+}
+
+#[test]
+fn a_stream_cut_inside_a_frame_or_value_is_unexpected_eof() {
+    let wire = [0x05, b'a', b'b'];
+    let items = block_on(collect(FramedRead::new(&wire[..], FrameDecoder::new())));
+    let error = items.into_iter().next().unwrap().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
+    assert_eq!(
+        source_of::<FrameError>(&error),
+        Some(&FrameError::Decode(DecodeError::Truncated {
+            needed: 6,
+            available: 3
+        })),
+    );
+
+    let wire = [0x01, 0xF9, 0x00];
+    let items = block_on(collect(FramedRead::new(
+        &wire[..],
+        ValueCodec::<u64>::new(),
+    )));
+    assert_eq!(items.len(), 2);
+    assert_eq!(items[0].as_ref().unwrap(), &1);
+    let error = items[1].as_ref().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
+    assert_eq!(
+        source_of::<DecodeError>(error),
+        Some(&DecodeError::Truncated {
+            needed: 3,
+            available: 2
+        })
+    );
+}
+
+#[test]
+fn value_codec_overflow_is_invalid_data_and_nothing_is_consumed() {
+    let mut codec = ValueCodec::<u32>::new();
+    let mut src = BytesMut::from(&[0xFF; 5][..]);
+    let error: io::Error = codec.decode(&mut src).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidData);
+    assert_eq!(src.len(), 5);
+}
+
+#[test]
+fn a_reader_half_closed_mid_write_is_reported() {
+    // The writer shuts down after half a frame.
+    let error = block_on(async {
+        let (mut client, server) = tokio::io::duplex(16);
+        client.write_all(&[0x04, b'x', b'y']).await.unwrap();
+        client.shutdown().await.unwrap();
+        let mut frames = FramedRead::new(server, FrameCodec::new());
+        next(&mut frames).await.unwrap().unwrap_err()
+    });
+    assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
+}
