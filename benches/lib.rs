@@ -1,1 +1,248 @@
 //! Shared workload generators for the criterion benches in `benches/benches/`.
+//!
+//! Everything here is deterministic (a fixed-seed [`SplitMix64`]), so two
+//! runs, two machines and two engineers measure the same values.
+
+use bijou_core::bijou64;
+
+/// Values per batch: one criterion iteration processes one batch, and the
+/// benches report `Throughput::Elements(BATCH)` so times read as ns/value.
+pub const BATCH: usize = 4096;
+
+/// Batches in an unpredictable workload. Cycling this many different batches
+/// (64 Ki values) defeats branch predictors that would otherwise memorise the
+/// length pattern of a single repeated batch.
+pub const CYCLE: usize = 16;
+
+/// SplitMix64: a tiny, well-mixed generator; statistical quality beyond
+/// "no visible pattern" does not matter for workloads.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator starting from `seed`.
+    #[must_use]
+    pub const fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A value in `lo..=hi`. The modulo bias is irrelevant for benchmarks.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        match (hi - lo).checked_add(1) {
+            Some(span) => lo + self.next_u64() % span,
+            None => self.next_u64(),
+        }
+    }
+}
+
+/// How the values of a workload are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Distribution {
+    /// Uniform in an inclusive range.
+    Range(u64, u64),
+    /// The first and last value of every bijou64 tier, and their neighbours.
+    TierBoundaries,
+    /// 50% tiny, 30% small, 15% medium, 5% large: a plausible mix of
+    /// lengths, counts and ids.
+    Mix,
+    /// A bit width uniform in `1..=64`, then a value of exactly that width:
+    /// every encoded length about equally likely for every format.
+    BitWidth,
+}
+
+/// 0–247: one byte in bijou64 (LEB128 needs two from 128 on).
+pub const TINY: Distribution = Distribution::Range(0, 247);
+/// 248–65,535: two or three bytes in bijou64.
+pub const SMALL: Distribution = Distribution::Range(248, 65_535);
+/// 65,536–2^32−1.
+pub const MEDIUM: Distribution = Distribution::Range(65_536, u32::MAX as u64);
+/// 2^32–2^64−1.
+pub const LARGE: Distribution = Distribution::Range(1 << 32, u64::MAX);
+/// Every `u64` equally likely (so almost all of them are 8–9 bytes).
+pub const UNIFORM: Distribution = Distribution::Range(0, u64::MAX);
+
+impl Distribution {
+    /// Draws one value.
+    pub fn sample(self, rng: &mut SplitMix64) -> u64 {
+        match self {
+            Self::Range(lo, hi) => rng.range(lo, hi),
+            Self::TierBoundaries => {
+                let edges = tier_edges();
+                edges[rng.range(0, edges.len() as u64 - 1) as usize]
+            }
+            Self::Mix => {
+                let class = match rng.range(0, 99) {
+                    0..50 => TINY,
+                    50..80 => SMALL,
+                    80..95 => MEDIUM,
+                    _ => LARGE,
+                };
+                class.sample(rng)
+            }
+            Self::BitWidth => {
+                let width = rng.range(1, 64);
+                // Keep `width` random bits and force the top one, so the
+                // value has exactly that width.
+                (rng.next_u64() >> (64 - width)) | (1 << (width - 1))
+            }
+        }
+    }
+}
+
+/// Every bijou64 tier's first value, last value and their outer neighbours,
+/// taken from bijou-core's public tier table.
+fn tier_edges() -> Vec<u64> {
+    let mut edges = vec![0, 1, u64::MAX - 1, u64::MAX];
+    for &start in &bijou64::OFFSETS[1..] {
+        edges.extend([start - 2, start - 1, start, start + 1]);
+    }
+    edges
+}
+
+/// A named set of batches: one batch for a predictable workload, [`CYCLE`]
+/// for an unpredictable one.
+#[derive(Clone, Debug)]
+pub struct Workload {
+    /// The criterion parameter label, e.g. `tiny` or `mix-16`.
+    pub name: &'static str,
+    /// The batches, each [`BATCH`] values long.
+    pub batches: Vec<Vec<u64>>,
+}
+
+impl Workload {
+    /// `count` batches of [`BATCH`] values drawn from `distribution`; the
+    /// seed is derived from `name` so each workload has its own values.
+    #[must_use]
+    pub fn new(name: &'static str, distribution: Distribution, count: usize) -> Self {
+        let seed = name.bytes().fold(0xB1_0B_00_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
+        });
+        let mut rng = SplitMix64::new(seed);
+        let batches = (0..count)
+            .map(|_| (0..BATCH).map(|_| distribution.sample(&mut rng)).collect())
+            .collect();
+        Self { name, batches }
+    }
+}
+
+/// Every workload of the varint shoot-out, in report order: the single-batch
+/// distributions first, then the [`CYCLE`]-batch unpredictable ones.
+#[must_use]
+pub fn workloads() -> Vec<Workload> {
+    vec![
+        Workload::new("tiny", TINY, 1),
+        Workload::new("small", SMALL, 1),
+        Workload::new("medium", MEDIUM, 1),
+        Workload::new("large", LARGE, 1),
+        Workload::new("uniform", UNIFORM, 1),
+        Workload::new("boundaries", Distribution::TierBoundaries, 1),
+        Workload::new("mix", Distribution::Mix, 1),
+        Workload::new("mix-16", Distribution::Mix, CYCLE),
+        Workload::new("bits-16", Distribution::BitWidth, CYCLE),
+    ]
+}
+
+/// One batch encoded back to back by some format, with zero padding after
+/// the last value for decoders that read a fixed-size window.
+#[derive(Clone, Debug)]
+pub struct Stream {
+    /// The encodings followed by [`Stream::PADDING`] zero bytes.
+    pub bytes: Vec<u8>,
+    /// Bytes of actual encodings (`bytes.len() - PADDING`).
+    pub len: usize,
+    /// Where each value's encoding starts.
+    pub offsets: Vec<usize>,
+}
+
+impl Stream {
+    /// Zero bytes after the last encoding: enough for a 16-byte window
+    /// starting at any value.
+    pub const PADDING: usize = 16;
+
+    /// Encodes `values` one by one with `encode`, which appends to its
+    /// vector.
+    pub fn encode(values: &[u64], mut encode: impl FnMut(u64, &mut Vec<u8>)) -> Self {
+        let mut bytes = Vec::new();
+        let mut offsets = Vec::with_capacity(values.len());
+        for &value in values {
+            offsets.push(bytes.len());
+            encode(value, &mut bytes);
+        }
+        let len = bytes.len();
+        bytes.resize(len + Self::PADDING, 0);
+        Self {
+            bytes,
+            len,
+            offsets,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workloads_are_deterministic_and_in_range() {
+        let (a, b) = (workloads(), workloads());
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.batches, y.batches, "{}", x.name);
+            assert!(x.batches.iter().all(|batch| batch.len() == BATCH));
+        }
+        let tiny = &a[0].batches[0];
+        assert!(tiny.iter().all(|&v| v <= 247));
+        assert!(tiny.iter().any(|&v| v != tiny[0]));
+        let mix = a.iter().find(|w| w.name == "mix-16").unwrap();
+        assert_eq!(mix.batches.len(), CYCLE);
+        assert_ne!(mix.batches[0], mix.batches[1]);
+    }
+
+    #[test]
+    fn bit_width_covers_every_width() {
+        let mut rng = SplitMix64::new(1);
+        let mut seen = [false; 65];
+        for _ in 0..10_000 {
+            let v = Distribution::BitWidth.sample(&mut rng);
+            seen[(64 - v.leading_zeros()) as usize] = true;
+        }
+        assert!(seen[1..].iter().all(|&s| s));
+        assert!(!seen[0]);
+    }
+
+    #[test]
+    fn mix_proportions_are_close() {
+        let mut rng = SplitMix64::new(2);
+        let n = 100_000;
+        let tiny = (0..n)
+            .filter(|_| Distribution::Mix.sample(&mut rng) <= 247)
+            .count();
+        assert!((45_000..55_000).contains(&tiny), "{tiny}");
+    }
+
+    #[test]
+    fn tier_edges_straddle_every_tier() {
+        let lens: std::collections::BTreeSet<usize> =
+            tier_edges().into_iter().map(bijou64::encoded_len).collect();
+        assert_eq!(
+            lens.into_iter().collect::<Vec<_>>(),
+            (1..=9).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn stream_records_offsets_and_pads() {
+        let s = Stream::encode(&[1, 300, 2], bijou64::encode);
+        assert_eq!(s.offsets, [0, 1, 3]);
+        assert_eq!(s.len, 4);
+        assert_eq!(s.bytes.len(), 4 + Stream::PADDING);
+    }
+}

@@ -3,7 +3,9 @@
 
 use std::process::ExitCode;
 
+mod bench;
 mod conformance;
+mod fuzz;
 mod table;
 
 const USAGE: &str = "\
@@ -11,6 +13,8 @@ Usage: cargo xtask <COMMAND> [OPTIONS]
 
 Commands:
   conformance   Run every vector file under vectors/ against every width and backend
+  bench         Run the criterion shoot-outs, optionally writing a report
+  fuzz          Build and run the cargo-fuzz targets for a while each
   help          Print this message
 
 Run `cargo xtask <COMMAND> --help` for a command's options.";
@@ -23,6 +27,8 @@ fn main() -> ExitCode {
     };
     let result = match command.as_str() {
         "conformance" => conformance::main(rest),
+        "bench" => bench::main(rest),
+        "fuzz" => fuzz::main(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

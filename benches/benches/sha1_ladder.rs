@@ -1,0 +1,234 @@
+//! The SHA-1 optimisation ladder: every step from the FIPS 180-4 reference
+//! to sha1-fast's scalar core (`sha1_fast::ladder::STEPS`, in order), on the
+//! same 16 KiB of blocks.
+//!
+//! One criterion group, `sha1-ladder`, whose functions are the steps, so
+//! `cargo xtask bench --ladder` prints each step's time and speed-up.
+//!
+//! Run directly (`cargo bench -p bijou-benches --bench sha1_ladder`), it then
+//! prints two tables of its own, measured interleaved: every sample of every
+//! contender is taken in turn, round after round, so a neighbour's build or
+//! a clock change slows all of them alike and the ratios stay honest on a
+//! shared machine. Numbers are medians over the rounds.
+//! - the ladder, with cycles per byte from an estimate of the core clock
+//!   taken every round (a chain of dependent add-rotate pairs, two cycles
+//!   each on any x86-64 or AArch64 core);
+//! - the scalar core's one-shot digest against the `sha1` crate and
+//!   `sha1_smol` at 16 KiB and 1 MiB. Build with
+//!   `RUSTFLAGS='--cfg sha1_backend="soft"'` to meet the `sha1` crate's
+//!   portable backend instead of SHA-NI; the table says which it got.
+
+#![allow(missing_docs)] // no docs on a bench binary's items.
+
+use bijou_benches::SplitMix64;
+use criterion::{BenchmarkId, Criterion, Throughput};
+use sha1_fast::{Backend, Sha1};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const LEN: usize = 16 << 10;
+
+/// Rounds of the interleaved tables; each contender is timed once a round.
+const ROUNDS: usize = 151;
+
+/// Bytes hashed per interleaved sample, so every sample lasts about as long
+/// and timer resolution does not matter.
+const SAMPLE_BYTES: usize = 1 << 20;
+
+fn input(len: usize, seed: u64) -> Vec<u8> {
+    let mut rng = SplitMix64::new(seed);
+    (0..len).map(|_| rng.next_u64() as u8).collect()
+}
+
+fn ladder(c: &mut Criterion, blocks: &[[u8; 64]]) {
+    let mut group = c.benchmark_group("sha1-ladder");
+    group.throughput(Throughput::Bytes(LEN as u64));
+    for &(name, step) in sha1_fast::ladder::STEPS {
+        group.bench_with_input(BenchmarkId::new(name, "16KiB"), blocks, |b, blocks| {
+            let mut state = [
+                0x6745_2301,
+                0xEFCD_AB89,
+                0x98BA_DCFE,
+                0x1032_5476,
+                0xC3D2_E1F0,
+            ];
+            b.iter(|| step(black_box(&mut state), black_box(blocks)));
+        });
+    }
+    group.finish();
+}
+
+/// A contender of an interleaved table: its name and one call's work.
+type Contender<'a> = (&'a str, Box<dyn Fn() + 'a>);
+
+/// One contender's medians over the rounds.
+struct Stats {
+    /// 10^6 bytes per second.
+    rate: f64,
+    /// Core cycles per byte, each sample priced at the clock measured in
+    /// its own round.
+    cpb: f64,
+}
+
+/// Times each contender in turn for [`ROUNDS`] rounds, `len` bytes per
+/// call, after a clock sample each round. Also returns the median clock.
+fn interleaved(contenders: &[Contender<'_>], len: usize) -> (Vec<Stats>, f64) {
+    let calls = SAMPLE_BYTES.div_ceil(len);
+    let mut rates = vec![Vec::with_capacity(ROUNDS); contenders.len()];
+    let mut cpbs = vec![Vec::with_capacity(ROUNDS); contenders.len()];
+    let mut clocks = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        let ghz = clock_ghz();
+        clocks.push(ghz);
+        for (i, (_, run)) in contenders.iter().enumerate() {
+            let start = Instant::now();
+            for _ in 0..calls {
+                run();
+            }
+            let rate = (calls * len) as f64 / start.elapsed().as_secs_f64() / 1e6;
+            rates[i].push(rate);
+            cpbs[i].push(ghz * 1e3 / rate);
+        }
+    }
+    let stats = rates
+        .iter_mut()
+        .zip(&mut cpbs)
+        .map(|(rates, cpbs)| Stats {
+            rate: median(rates),
+            cpb: median(cpbs),
+        })
+        .collect();
+    (stats, median(&mut clocks))
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The core clock in GHz, from a dependent chain of add + rotate: two
+/// one-cycle operations per link, which no compiler can shorten. About
+/// half a millisecond.
+fn clock_ghz() -> f64 {
+    const LINKS: u32 = 1 << 20;
+    let step = black_box(0x9E37_79B9_u32);
+    let mut x = black_box(1u32);
+    let start = Instant::now();
+    for _ in 0..LINKS {
+        x = x.wrapping_add(step).rotate_left(7);
+    }
+    black_box(x);
+    2.0 * f64::from(LINKS) / start.elapsed().as_nanos() as f64
+}
+
+fn ladder_table(blocks: &[[u8; 64]]) {
+    let contenders: Vec<Contender<'_>> = sha1_fast::ladder::STEPS
+        .iter()
+        .map(|&(name, step)| -> Contender<'_> {
+            let run = move || {
+                let mut state = [
+                    0x6745_2301,
+                    0xEFCD_AB89,
+                    0x98BA_DCFE,
+                    0x1032_5476,
+                    0xC3D2_E1F0,
+                ];
+                step(black_box(&mut state), black_box(blocks));
+                black_box(state);
+            };
+            (name, Box::new(run))
+        })
+        .collect();
+    let (stats, ghz) = interleaved(&contenders, LEN);
+    println!(
+        "\nSHA-1 ladder: {LEN} bytes per call, interleaved medians, core clock ≈ {ghz:.2} GHz"
+    );
+    println!("| step | time | MB/s | cycles/byte | vs reference | vs previous |");
+    println!("| :--- | ---: | ---: | ---: | ---: | ---: |");
+    for (i, ((name, _), s)) in contenders.iter().zip(&stats).enumerate() {
+        let previous = stats[i.saturating_sub(1)].rate;
+        println!(
+            "| {name} | {:.2} µs | {:.0} | {:.2} | {:.2}× | {:.2}× |",
+            LEN as f64 / s.rate,
+            s.rate,
+            s.cpb,
+            s.rate / stats[0].rate,
+            s.rate / previous,
+        );
+    }
+}
+
+fn peers_table() {
+    let sha1 = if cfg!(sha1_backend = "soft") {
+        "sha1 (soft)"
+    } else {
+        "sha1 (default)"
+    };
+    println!(
+        "\nOne-shot digest, interleaved medians (MB/s, cycles/byte; ratio: scalar is r× as fast)"
+    );
+    println!("| input | sha1-fast (scalar) | {sha1} | sha1_smol |");
+    println!("| :--- | ---: | ---: | ---: |");
+    for (len, label) in [(16 << 10, "16KiB"), (1 << 20, "1MiB")] {
+        let data = input(len, 0x5AA1);
+        let data = &data[..];
+        let contenders: [Contender<'_>; 3] = [
+            (
+                "sha1-fast (scalar)",
+                Box::new(|| {
+                    let mut hasher = Sha1::with_backend(Backend::Scalar).expect("always available");
+                    hasher.update(black_box(data));
+                    black_box(hasher.finalize());
+                }),
+            ),
+            (
+                sha1,
+                Box::new(|| {
+                    use sha1::Digest as _;
+                    black_box(sha1::Sha1::digest(black_box(data)));
+                }),
+            ),
+            (
+                "sha1_smol",
+                Box::new(|| {
+                    black_box(sha1_smol::Sha1::from(black_box(data)).digest().bytes());
+                }),
+            ),
+        ];
+        let (stats, _) = interleaved(&contenders, len);
+        let ours = &stats[0];
+        let cell = |s: &Stats| {
+            format!(
+                "{:.0} ({:.2} cpb, {:.2}×)",
+                s.rate,
+                s.cpb,
+                ours.rate / s.rate
+            )
+        };
+        println!(
+            "| {label} | {:.0} ({:.2} cpb) | {} | {} |",
+            ours.rate,
+            ours.cpb,
+            cell(&stats[1]),
+            cell(&stats[2]),
+        );
+    }
+}
+
+fn main() {
+    let blocks: Vec<[u8; 64]> = input(LEN, 0x1ADD).as_chunks::<64>().0.to_vec();
+    let mut criterion = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    ladder(&mut criterion, &blocks);
+    criterion.final_summary();
+
+    // Only for a real measuring run (`cargo bench` passes `--bench`; not
+    // for `--list` or `cargo test --benches`).
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--list") {
+        ladder_table(&blocks);
+        peers_table();
+    }
+}

@@ -1,0 +1,278 @@
+//! The 20-byte result and its hex forms.
+
+use core::fmt;
+use core::str::FromStr;
+
+/// A SHA-1 digest: 20 bytes, shown as 40 lowercase hex digits.
+///
+/// Ordering is the byte order, which is also the order of the hex strings,
+/// so sorted digests sort like git object names.
+///
+/// ```
+/// use sha1_fast::Digest;
+///
+/// let d = sha1_fast::digest(b"abc");
+/// assert_eq!(d.to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+/// assert_eq!(d.as_ref()[0], 0xA9);
+/// let parsed: Digest = "A9993E364706816ABA3E25717850C26C9CD0D89D".parse().unwrap();
+/// assert_eq!(parsed, d);
+/// let bytes: [u8; 20] = d.into();
+/// assert_eq!(Digest::from(bytes), d);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Digest([u8; Digest::LEN]);
+
+impl Digest {
+    /// Length of a digest in bytes.
+    ///
+    /// ```
+    /// assert_eq!(sha1_fast::Digest::LEN, 20);
+    /// ```
+    pub const LEN: usize = 20;
+
+    /// Wraps raw digest bytes.
+    ///
+    /// ```
+    /// let d = sha1_fast::Digest::from_bytes([0xAB; 20]);
+    /// assert_eq!(d.to_string(), "ab".repeat(20));
+    /// ```
+    #[inline]
+    pub const fn from_bytes(bytes: [u8; Digest::LEN]) -> Digest {
+        Digest(bytes)
+    }
+
+    /// The bytes, borrowed.
+    ///
+    /// ```
+    /// assert_eq!(sha1_fast::digest(b"").as_bytes()[..2], [0xDA, 0x39]);
+    /// ```
+    #[inline]
+    pub const fn as_bytes(&self) -> &[u8; Digest::LEN] {
+        &self.0
+    }
+
+    /// The bytes, by value.
+    ///
+    /// ```
+    /// let bytes = sha1_fast::digest(b"").to_bytes();
+    /// assert_eq!(bytes[19], 0x09);
+    /// ```
+    #[inline]
+    pub const fn to_bytes(self) -> [u8; Digest::LEN] {
+        self.0
+    }
+
+    /// The 40 lowercase hex digits, without allocating.
+    fn hex(&self, alphabet: &[u8; 16]) -> [u8; 2 * Digest::LEN] {
+        let mut out = [0u8; 2 * Digest::LEN];
+        for (pair, byte) in out.chunks_exact_mut(2).zip(self.0) {
+            pair[0] = alphabet[usize::from(byte >> 4)];
+            pair[1] = alphabet[usize::from(byte & 0xF)];
+        }
+        out
+    }
+
+    fn write_hex(&self, f: &mut fmt::Formatter<'_>, alphabet: &[u8; 16]) -> fmt::Result {
+        let hex = self.hex(alphabet);
+        // The alphabet is ASCII, so this cannot fail.
+        f.pad(core::str::from_utf8(&hex).map_err(|_| fmt::Error)?)
+    }
+}
+
+/// Borrows the 20 bytes.
+///
+/// ```
+/// fn len(data: impl AsRef<[u8]>) -> usize { data.as_ref().len() }
+/// assert_eq!(len(sha1_fast::digest(b"")), 20);
+/// ```
+impl AsRef<[u8]> for Digest {
+    #[inline]
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// Wraps raw digest bytes, as [`Digest::from_bytes`].
+///
+/// ```
+/// let d = sha1_fast::Digest::from([0; 20]);
+/// assert_eq!(d.as_bytes(), &[0; 20]);
+/// ```
+impl From<[u8; Digest::LEN]> for Digest {
+    #[inline]
+    fn from(bytes: [u8; Digest::LEN]) -> Digest {
+        Digest(bytes)
+    }
+}
+
+/// Unwraps the bytes, as [`Digest::to_bytes`].
+///
+/// ```
+/// let bytes: [u8; 20] = sha1_fast::digest(b"abc").into();
+/// assert_eq!(bytes[0], 0xA9);
+/// ```
+impl From<Digest> for [u8; Digest::LEN] {
+    #[inline]
+    fn from(digest: Digest) -> [u8; Digest::LEN] {
+        digest.0
+    }
+}
+
+const LOWER: &[u8; 16] = b"0123456789abcdef";
+const UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
+/// 40 lowercase hex digits; width, fill and alignment are honoured.
+///
+/// ```
+/// let d = sha1_fast::digest(b"");
+/// assert_eq!(format!("{d}"), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+/// assert_eq!(format!("{d:>42}").len(), 42);
+/// ```
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_hex(f, LOWER)
+    }
+}
+
+/// Same as [`Display`](fmt::Display): 40 lowercase hex digits.
+///
+/// ```
+/// let d = sha1_fast::digest(b"");
+/// assert_eq!(format!("{d:x}"), d.to_string());
+/// ```
+impl fmt::LowerHex for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_hex(f, LOWER)
+    }
+}
+
+/// 40 uppercase hex digits.
+///
+/// ```
+/// let d = sha1_fast::digest(b"");
+/// assert_eq!(format!("{d:X}"), "DA39A3EE5E6B4B0D3255BFEF95601890AFD80709");
+/// ```
+impl fmt::UpperHex for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_hex(f, UPPER)
+    }
+}
+
+/// `Digest(` hex `)`.
+///
+/// ```
+/// let d = sha1_fast::digest(b"");
+/// assert_eq!(format!("{d:?}"), "Digest(da39a3ee5e6b4b0d3255bfef95601890afd80709)");
+/// ```
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Digest({self})")
+    }
+}
+
+/// Why a string is not a SHA-1 digest in hex.
+///
+/// ```
+/// use sha1_fast::{Digest, ParseDigestError};
+///
+/// assert_eq!("abc".parse::<Digest>(), Err(ParseDigestError::InvalidLength { len: 3 }));
+/// let err = "g".repeat(40).parse::<Digest>().unwrap_err();
+/// assert_eq!(err, ParseDigestError::InvalidDigit { index: 0, found: 'g' });
+/// assert_eq!(err.to_string(), "invalid SHA-1 digest: 'g' at byte 0 is not a hex digit");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseDigestError {
+    /// The string is not 40 bytes long.
+    InvalidLength {
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// A character that is not an ASCII hex digit.
+    InvalidDigit {
+        /// Its byte offset in the string.
+        index: usize,
+        /// The character.
+        found: char,
+    },
+}
+
+/// A sentence naming what was expected and what was found.
+///
+/// ```
+/// let err = "abc".parse::<sha1_fast::Digest>().unwrap_err();
+/// assert_eq!(err.to_string(), "invalid SHA-1 digest: expected 40 hex digits, found 3 bytes");
+/// ```
+impl fmt::Display for ParseDigestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ParseDigestError::InvalidLength { len } => {
+                write!(
+                    f,
+                    "invalid SHA-1 digest: expected {} hex digits, found {len} bytes",
+                    2 * Digest::LEN
+                )
+            }
+            ParseDigestError::InvalidDigit { index, found } => {
+                write!(
+                    f,
+                    "invalid SHA-1 digest: {found:?} at byte {index} is not a hex digit"
+                )
+            }
+        }
+    }
+}
+
+/// Lets `ParseDigestError` travel in `Box<dyn Error>` and friends.
+///
+/// ```
+/// let err: Box<dyn std::error::Error> = Box::new("".parse::<sha1_fast::Digest>().unwrap_err());
+/// assert!(err.to_string().contains("found 0 bytes"));
+/// ```
+impl core::error::Error for ParseDigestError {}
+
+/// Parses 40 hex digits, either case, nothing else (no `0x`, no spaces).
+///
+/// ```
+/// let d: sha1_fast::Digest = "da39a3ee5e6b4b0d3255bfef95601890afd80709".parse().unwrap();
+/// assert_eq!(d, sha1_fast::digest(b""));
+/// assert!("da39a3ee5e6b4b0d3255bfef95601890afd8070".parse::<sha1_fast::Digest>().is_err());
+/// ```
+impl FromStr for Digest {
+    type Err = ParseDigestError;
+
+    fn from_str(s: &str) -> Result<Digest, ParseDigestError> {
+        if s.len() != 2 * Digest::LEN {
+            return Err(ParseDigestError::InvalidLength { len: s.len() });
+        }
+        let nibble = |index: usize| -> Result<u8, ParseDigestError> {
+            let byte = s.as_bytes()[index];
+            match byte {
+                b'0'..=b'9' => Ok(byte - b'0'),
+                b'a'..=b'f' => Ok(byte - b'a' + 10),
+                b'A'..=b'F' => Ok(byte - b'A' + 10),
+                // `index` may fall inside a multi-byte character; report
+                // the character that covers it.
+                _ => {
+                    let start = (0..=index)
+                        .rev()
+                        .find(|&i| s.is_char_boundary(i))
+                        .unwrap_or(0);
+                    let found = s[start..]
+                        .chars()
+                        .next()
+                        .unwrap_or(char::REPLACEMENT_CHARACTER);
+                    Err(ParseDigestError::InvalidDigit {
+                        index: start,
+                        found,
+                    })
+                }
+            }
+        };
+        let mut bytes = [0u8; Digest::LEN];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = (nibble(2 * i)? << 4) | nibble(2 * i + 1)?;
+        }
+        Ok(Digest(bytes))
+    }
+}

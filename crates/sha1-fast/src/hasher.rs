@@ -1,0 +1,216 @@
+//! The streaming hasher: buffering and padding around [`Backend::compress`].
+
+use crate::consts::H0;
+use crate::{Backend, Digest};
+use core::fmt;
+
+/// Block size of SHA-1 in bytes.
+const BLOCK: usize = 64;
+
+/// A streaming SHA-1 hasher.
+///
+/// Feed it any number of byte slices with [`update`](Sha1::update) (or
+/// through [`std::io::Write`] with the default `std` feature), then take
+/// the [`Digest`] with [`finalize`](Sha1::finalize). Whole blocks go
+/// straight from the input to the backend; only a partial block is copied.
+///
+/// ```
+/// use sha1_fast::Sha1;
+///
+/// let mut hasher = Sha1::new();
+/// hasher.update(b"ab");
+/// hasher.update(b"c");
+/// assert_eq!(hasher.finalize(), sha1_fast::digest(b"abc"));
+/// ```
+#[derive(Clone)]
+pub struct Sha1 {
+    state: [u32; 5],
+    /// Bytes hashed so far, including the buffered ones (mod 2^64).
+    len: u64,
+    buffer: [u8; BLOCK],
+    /// How many bytes of `buffer` are filled; always below [`BLOCK`].
+    buffered: usize,
+    backend: Backend,
+}
+
+impl Sha1 {
+    /// A hasher using the best available backend ([`Backend::detect`]).
+    ///
+    /// ```
+    /// let hasher = sha1_fast::Sha1::new();
+    /// assert_eq!(hasher.backend(), sha1_fast::Backend::detect());
+    /// ```
+    #[inline]
+    pub fn new() -> Sha1 {
+        Sha1::start(Backend::detect())
+    }
+
+    /// A hasher that always uses `backend`, or `None` if it cannot run
+    /// here.
+    ///
+    /// ```
+    /// use sha1_fast::{Backend, Sha1};
+    ///
+    /// let mut hasher = Sha1::with_backend(Backend::Scalar).expect("scalar runs everywhere");
+    /// hasher.update(b"abc");
+    /// assert_eq!(hasher.finalize(), sha1_fast::digest(b"abc"));
+    /// ```
+    #[inline]
+    pub fn with_backend(backend: Backend) -> Option<Sha1> {
+        backend.is_available().then(|| Sha1::start(backend))
+    }
+
+    fn start(backend: Backend) -> Sha1 {
+        Sha1 {
+            state: H0,
+            len: 0,
+            buffer: [0; BLOCK],
+            buffered: 0,
+            backend,
+        }
+    }
+
+    /// The backend this hasher compresses with.
+    ///
+    /// ```
+    /// use sha1_fast::{Backend, Sha1};
+    ///
+    /// assert_eq!(Sha1::with_backend(Backend::Scalar).unwrap().backend(), Backend::Scalar);
+    /// ```
+    #[inline]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Appends `data` to the message.
+    ///
+    /// ```
+    /// let mut hasher = sha1_fast::Sha1::new();
+    /// for chunk in b"one million a? no, just three".chunks(3) {
+    ///     hasher.update(chunk);
+    /// }
+    /// assert_eq!(hasher.finalize(), sha1_fast::digest(b"one million a? no, just three"));
+    /// ```
+    pub fn update(&mut self, mut data: &[u8]) {
+        self.len = self.len.wrapping_add(data.len() as u64);
+        if self.buffered > 0 {
+            let take = data.len().min(BLOCK - self.buffered);
+            self.buffer[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
+            self.buffered += take;
+            data = &data[take..];
+            if self.buffered < BLOCK {
+                return;
+            }
+            self.backend
+                .compress(&mut self.state, core::slice::from_ref(&self.buffer));
+            self.buffered = 0;
+        }
+        let (blocks, rest) = data.as_chunks::<BLOCK>();
+        if !blocks.is_empty() {
+            self.backend.compress(&mut self.state, blocks);
+        }
+        self.buffer[..rest.len()].copy_from_slice(rest);
+        self.buffered = rest.len();
+    }
+
+    /// Pads the message (FIPS 180-4 §5.1.1) and returns its digest.
+    ///
+    /// ```
+    /// let mut hasher = sha1_fast::Sha1::new();
+    /// hasher.update(b"abc");
+    /// assert_eq!(hasher.finalize().to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+    /// ```
+    pub fn finalize(mut self) -> Digest {
+        let bits = self.len.wrapping_mul(8);
+        let used = self.buffered;
+        self.buffer[used] = 0x80;
+        self.buffer[used + 1..].fill(0);
+        // The 64-bit length needs the last 8 bytes of a block.
+        if used + 1 > BLOCK - 8 {
+            self.backend
+                .compress(&mut self.state, core::slice::from_ref(&self.buffer));
+            self.buffer.fill(0);
+        }
+        self.buffer[BLOCK - 8..].copy_from_slice(&bits.to_be_bytes());
+        self.backend
+            .compress(&mut self.state, core::slice::from_ref(&self.buffer));
+
+        let mut out = [0u8; Digest::LEN];
+        for (bytes, word) in out.chunks_exact_mut(4).zip(self.state) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
+        Digest::from_bytes(out)
+    }
+
+    /// Forgets everything hashed so far; the backend is kept.
+    ///
+    /// ```
+    /// let mut hasher = sha1_fast::Sha1::new();
+    /// hasher.update(b"discarded");
+    /// hasher.reset();
+    /// hasher.update(b"abc");
+    /// assert_eq!(hasher.finalize(), sha1_fast::digest(b"abc"));
+    /// ```
+    pub fn reset(&mut self) {
+        *self = Sha1::start(self.backend);
+    }
+}
+
+/// Same as [`Sha1::new`].
+///
+/// ```
+/// let hasher = sha1_fast::Sha1::default();
+/// assert_eq!(hasher.finalize(), sha1_fast::digest(b""));
+/// ```
+impl Default for Sha1 {
+    #[inline]
+    fn default() -> Sha1 {
+        Sha1::new()
+    }
+}
+
+/// Shows the backend and the length so far, not the state.
+///
+/// ```
+/// let mut hasher = sha1_fast::Sha1::with_backend(sha1_fast::Backend::Scalar).unwrap();
+/// hasher.update(b"abc");
+/// assert_eq!(format!("{hasher:?}"), "Sha1 { backend: Scalar, len: 3, .. }");
+/// ```
+impl fmt::Debug for Sha1 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sha1")
+            .field("backend", &self.backend)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Hashes everything written; never fails, and `flush` does nothing.
+///
+/// ```
+/// use std::io::Write;
+///
+/// let mut hasher = sha1_fast::Sha1::new();
+/// write!(hasher, "a{}c", 'b').unwrap();
+/// std::io::copy(&mut &b"def"[..], &mut hasher).unwrap();
+/// assert_eq!(hasher.finalize(), sha1_fast::digest(b"abcdef"));
+/// ```
+#[cfg(feature = "std")]
+impl std::io::Write for Sha1 {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.update(buf);
+        Ok(())
+    }
+
+    #[inline]
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

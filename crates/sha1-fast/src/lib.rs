@@ -1,0 +1,59 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod backend;
+mod consts;
+mod digest;
+mod hasher;
+#[cfg(any(test, feature = "ladder"))]
+#[doc(hidden)]
+pub mod ladder;
+#[doc(hidden)]
+pub mod reference;
+mod scalar;
+
+pub use backend::Backend;
+pub use digest::{Digest, ParseDigestError};
+pub use hasher::Sha1;
+
+/// SHA-1 of `data` in one call.
+///
+/// ```
+/// let d = sha1_fast::digest(b"abc");
+/// assert_eq!(d.to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+/// ```
+#[inline]
+pub fn digest(data: &[u8]) -> Digest {
+    let mut hasher = Sha1::new();
+    hasher.update(data);
+    hasher.finalize()
+}
+
+/// The SHA-1 compression function: hashes each 64-byte block of `blocks`
+/// into `state`, in order, with the backend [`Backend::detect`] picks.
+///
+/// This is the raw primitive: no padding and no length, so the caller owns
+/// the message framing (start from FIPS 180-4's H(0), pad the last block,
+/// serialise the state big-endian). Passing many blocks per call lets a
+/// backend keep the state in registers between them.
+///
+/// ```
+/// // One padded block: "abc", 0x80, zeros, then the length in bits.
+/// let mut block = [0u8; 64];
+/// block[..3].copy_from_slice(b"abc");
+/// block[3] = 0x80;
+/// block[63] = 24;
+///
+/// let mut state = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]; // H(0)
+/// sha1_fast::compress(&mut state, &[block]);
+/// assert_eq!(state, [0xA9993E36, 0x4706816A, 0xBA3E2571, 0x7850C26C, 0x9CD0D89D]);
+/// ```
+#[inline]
+pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    Backend::detect().compress(state, blocks);
+}

@@ -1,0 +1,165 @@
+//! The API's promises beyond the hash value itself.
+
+mod common;
+
+use common::backends;
+use sha1_fast::{Backend, Digest, ParseDigestError, Sha1};
+use std::collections::HashSet;
+use std::io::Write;
+
+const ABC: &str = "a9993e364706816aba3e25717850c26c9cd0d89d";
+
+#[test]
+fn digest_hex_forms_round_trip() {
+    let d = sha1_fast::digest(b"abc");
+    assert_eq!(d.to_string(), ABC);
+    assert_eq!(format!("{d:x}"), ABC);
+    assert_eq!(format!("{d:X}"), ABC.to_uppercase());
+    assert_eq!(format!("{d:<44}|"), format!("{ABC}    |"));
+    assert_eq!(format!("{d:?}"), format!("Digest({ABC})"));
+    assert_eq!(ABC.parse::<Digest>(), Ok(d));
+    assert_eq!(ABC.to_uppercase().parse::<Digest>(), Ok(d));
+    let bytes: [u8; 20] = d.into();
+    assert_eq!(&bytes, d.as_bytes());
+    assert_eq!(d.as_ref(), &bytes[..]);
+    assert_eq!(Digest::from_bytes(bytes), d);
+    assert_eq!(d.to_bytes(), bytes);
+}
+
+#[test]
+fn parse_errors_say_what_is_wrong() {
+    assert_eq!(
+        "".parse::<Digest>(),
+        Err(ParseDigestError::InvalidLength { len: 0 })
+    );
+    assert_eq!(
+        ABC[1..].parse::<Digest>(),
+        Err(ParseDigestError::InvalidLength { len: 39 })
+    );
+    assert_eq!(
+        format!("{ABC}0").parse::<Digest>(),
+        Err(ParseDigestError::InvalidLength { len: 41 })
+    );
+    assert!(format!("0x{}", &ABC[2..]).parse::<Digest>().is_err());
+    let err = format!("{}z", &ABC[..39]).parse::<Digest>().unwrap_err();
+    assert_eq!(
+        err,
+        ParseDigestError::InvalidDigit {
+            index: 39,
+            found: 'z'
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "invalid SHA-1 digest: 'z' at byte 39 is not a hex digit"
+    );
+    // A two-byte character: the error names it and where it starts.
+    let err = format!("{}é{}", &ABC[..5], &ABC[7..])
+        .parse::<Digest>()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        ParseDigestError::InvalidDigit {
+            index: 5,
+            found: 'é'
+        }
+    );
+    let err = format!(" {}", &ABC[1..]).parse::<Digest>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid SHA-1 digest: ' ' at byte 0 is not a hex digit"
+    );
+}
+
+#[test]
+fn digests_order_and_hash_like_their_hex() {
+    let mut digests: Vec<Digest> = (0..200u32)
+        .map(|i| sha1_fast::digest(&i.to_le_bytes()))
+        .collect();
+    let mut hex: Vec<String> = digests.iter().map(Digest::to_string).collect();
+    digests.sort();
+    hex.sort();
+    assert_eq!(
+        digests.iter().map(Digest::to_string).collect::<Vec<_>>(),
+        hex
+    );
+    let set: HashSet<Digest> = digests.iter().copied().collect();
+    assert_eq!(set.len(), 200);
+    assert!(set.contains(&sha1_fast::digest(&7u32.to_le_bytes())));
+}
+
+#[test]
+fn backends_are_listed_named_and_detected() {
+    assert!(!Backend::ALL.is_empty());
+    assert!(Backend::Scalar.is_available());
+    assert!(Backend::ALL.contains(&Backend::Scalar));
+    let names: HashSet<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+    assert_eq!(names.len(), Backend::ALL.len(), "names are unique");
+    for &backend in Backend::ALL {
+        assert_eq!(backend.to_string(), backend.name());
+        assert!(
+            backend
+                .name()
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        );
+        assert_eq!(
+            Sha1::with_backend(backend).is_some(),
+            backend.is_available()
+        );
+    }
+    let best = Backend::detect();
+    assert!(best.is_available());
+    assert_eq!(
+        Backend::ALL.iter().find(|b| b.is_available()),
+        Some(&best),
+        "detect picks the first available"
+    );
+    assert_eq!(Sha1::new().backend(), best);
+    assert_eq!(Sha1::default().backend(), best);
+}
+
+#[test]
+fn hasher_clones_resets_and_writes() {
+    for backend in backends() {
+        let mut hasher = Sha1::with_backend(backend).unwrap();
+        hasher.update(b"a");
+        let fork = hasher.clone();
+        hasher.update(b"bc");
+        assert_eq!(hasher.finalize().to_string(), ABC);
+        assert_eq!(fork.finalize(), sha1_fast::digest(b"a"));
+
+        let mut hasher = Sha1::with_backend(backend).unwrap();
+        hasher.update(&[1; 200]);
+        hasher.reset();
+        assert_eq!(hasher.backend(), backend, "reset keeps the backend");
+        write!(hasher, "ab").unwrap();
+        hasher.write_all(b"c").unwrap();
+        assert_eq!(hasher.write(b"").unwrap(), 0);
+        hasher.flush().unwrap();
+        assert_eq!(hasher.finalize().to_string(), ABC);
+
+        let data = common::noise(3, 100_000);
+        let mut hasher = Sha1::with_backend(backend).unwrap();
+        std::io::copy(&mut &data[..], &mut hasher).unwrap();
+        assert_eq!(hasher.finalize(), common::oracle(&data));
+    }
+}
+
+#[test]
+fn hasher_debug_shows_no_state() {
+    let mut hasher = Sha1::with_backend(Backend::Scalar).unwrap();
+    hasher.update(b"secret");
+    let text = format!("{hasher:?}");
+    assert_eq!(text, "Sha1 { backend: Scalar, len: 6, .. }");
+}
+
+#[test]
+fn compress_without_blocks_changes_nothing() {
+    let mut state = [1, 2, 3, 4, 5];
+    sha1_fast::compress(&mut state, &[]);
+    for backend in backends() {
+        backend.compress(&mut state, &[]);
+    }
+    assert_eq!(state, [1, 2, 3, 4, 5]);
+}

@@ -1,0 +1,78 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code, unreachable_pub)]
+
+use sha1_fast::{Backend, Digest, Sha1};
+
+/// The backends this machine can run, all of them, every run.
+pub fn backends() -> impl Iterator<Item = Backend> {
+    Backend::ALL.iter().copied().filter(|b| b.is_available())
+}
+
+/// Deterministic pseudo-random bytes (xorshift64), so failures reproduce.
+pub fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u8
+        })
+        .collect()
+}
+
+/// SHA-1 by the `sha1` crate, the external oracle.
+pub fn oracle(data: &[u8]) -> Digest {
+    use sha1::Digest as _;
+    let out = sha1::Sha1::digest(data);
+    Digest::from(<[u8; 20]>::try_from(out.as_slice()).expect("20 bytes"))
+}
+
+/// Hashes `data` with `backend`, feeding it in `chunk`-byte pieces.
+pub fn chunked(backend: Backend, data: &[u8], chunk: usize) -> Digest {
+    let mut hasher = Sha1::with_backend(backend).expect("available");
+    for piece in data.chunks(chunk) {
+        hasher.update(piece);
+    }
+    hasher.finalize()
+}
+
+/// Hashes `data` with `backend` after hashing something else and resetting.
+pub fn after_reset(backend: Backend, data: &[u8]) -> Digest {
+    let mut hasher = Sha1::with_backend(backend).expect("available");
+    hasher.update(&[0xEE; 100]);
+    hasher.reset();
+    hasher.update(data);
+    hasher.finalize()
+}
+
+/// Checks every way of hashing `data` against `expected`: the reference,
+/// the one-shot API, and every backend fed whole, after `reset`, and in
+/// `chunks`.
+pub fn check_all(data: &[u8], expected: Digest, chunks: &[usize], what: &str) {
+    assert_eq!(
+        Digest::from(sha1_fast::reference::digest(data)),
+        expected,
+        "reference, {what}"
+    );
+    assert_eq!(sha1_fast::digest(data), expected, "digest(), {what}");
+    for backend in backends() {
+        assert_eq!(
+            chunked(backend, data, data.len().max(1)),
+            expected,
+            "{backend} whole, {what}"
+        );
+        assert_eq!(
+            after_reset(backend, data),
+            expected,
+            "{backend} after reset, {what}"
+        );
+        for &chunk in chunks {
+            assert_eq!(
+                chunked(backend, data, chunk),
+                expected,
+                "{backend} in {chunk}-byte chunks, {what}"
+            );
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! `decode_batch` of every width equals calling `decode` in a loop, on every
+//! prefix of the input (each prefix is what a streaming caller may hold when
+//! the rest has not arrived) and for any output capacity.
+//!
+//! Input: bytes 0–1 are the output capacity (little-endian; capacities past
+//! the stream's length + 1 behave alike and are clamped to it); the rest is
+//! the encoded stream.
+
+#![no_main]
+
+use bijou_core::{BatchDecodeError, DecodeError};
+use bijou_fuzz::{FuzzWidth, each_width};
+use libfuzzer_sys::fuzz_target;
+
+/// Every prefix up to this length is checked, each decoded from the start,
+/// so the cost is quadratic in it; longer inputs are checked whole as well,
+/// which reaches the adaptive loops' later blocks (and, as the fuzzer varies
+/// the length, their truncation points too).
+const ALL_PREFIXES_UP_TO: usize = 300;
+
+/// The specification: `decode` until `out` is full, the input ends or a
+/// value is cut off (not an error), or a value overflows (an error naming
+/// its offset).
+fn repeated_decode<T: FuzzWidth>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), BatchDecodeError> {
+    let (mut written, mut consumed) = (0, 0);
+    while written < out.len() && consumed < input.len() {
+        match T::decode(&input[consumed..]) {
+            Ok((value, len)) => {
+                out[written] = value;
+                written += 1;
+                consumed += len;
+            }
+            Err(DecodeError::Truncated { .. }) => break,
+            Err(DecodeError::Overflow) => {
+                return Err(BatchDecodeError::Overflow {
+                    offset: consumed,
+                    written,
+                });
+            }
+        }
+    }
+    Ok((written, consumed))
+}
+
+fn check<T: FuzzWidth>(capacity: usize, stream: &[u8]) {
+    let mut batch = vec![T::default(); capacity];
+    let mut expected = vec![T::default(); capacity];
+    let prefixes = 0..=stream.len().min(ALL_PREFIXES_UP_TO);
+    for end in prefixes.chain([stream.len()]) {
+        let prefix = &stream[..end];
+        let got = T::decode_batch(prefix, &mut batch);
+        let want = repeated_decode(prefix, &mut expected);
+        assert_eq!(got, want, "{} on {prefix:02X?}", T::NAME);
+        let written = match want {
+            Ok((written, _)) | Err(BatchDecodeError::Overflow { written, .. }) => written,
+        };
+        assert_eq!(batch[..written], expected[..written], "{}", T::NAME);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&[low, high], stream)) = data.split_first_chunk() else {
+        return;
+    };
+    let capacity = usize::from(u16::from_le_bytes([low, high])).min(stream.len() + 1);
+    for check in each_width!(check) {
+        check(capacity, stream);
+    }
+});

@@ -1,0 +1,568 @@
+//! `cargo xtask fuzz`: seeds the cargo-fuzz targets under `fuzz/` from
+//! `vectors/`, builds them, runs each for a while and prints one table;
+//! non-zero exit on any crash.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use testkit::vectors::{BijouCase, BijouExpect, VectorError};
+
+const USAGE: &str = "\
+Usage: cargo xtask fuzz [--seconds N] [TARGET]
+
+Writes seed inputs generated from vectors/ into fuzz/corpus/<target>/, builds
+the fuzz targets under fuzz/ with cargo-fuzz on the nightly toolchain, runs
+each target (or only TARGET) for N seconds and prints a table: target,
+seconds, runs, coverage (libFuzzer's final `cov:` edge count), result.
+Exits non-zero if any target crashes; the crashing input is saved under
+fuzz/artifacts/<target>/ and the end of libFuzzer's log is printed. Full logs
+are kept in fuzz/target/xtask-logs/. Installs the nightly toolchain and
+cargo-fuzz when they are missing.
+
+Targets: bijou_decode, bijou_roundtrip, bijou_batch, io_stream,
+         frame_decoder, sha1_chunks
+
+Options:
+  --seconds N   Run each target for N seconds (default 60)
+  -h, --help    Print this message";
+
+/// One fuzz target: its name (a `[[bin]]` of `fuzz/Cargo.toml`), how to
+/// build its seed inputs, and libFuzzer flags of its own.
+struct Target {
+    name: &'static str,
+    seeds: fn(&Vectors) -> Vec<Vec<u8>>,
+    flags: &'static [&'static str],
+}
+
+const TARGETS: &[Target] = &[
+    Target {
+        name: "bijou_decode",
+        seeds: decode_seeds,
+        flags: &[],
+    },
+    Target {
+        name: "bijou_roundtrip",
+        seeds: roundtrip_seeds,
+        flags: &[],
+    },
+    Target {
+        name: "bijou_batch",
+        seeds: batch_seeds,
+        flags: &[],
+    },
+    Target {
+        name: "io_stream",
+        seeds: stream_seeds,
+        flags: &[],
+    },
+    Target {
+        name: "frame_decoder",
+        seeds: frame_seeds,
+        // Its frames are at most 64 KiB, so one allocation of 1 MiB means
+        // a decoder trusted an announced length.
+        flags: &["-malloc_limit_mb=1"],
+    },
+    Target {
+        name: "sha1_chunks",
+        seeds: sha1_seeds,
+        flags: &[],
+    },
+];
+
+/// Prefix of the seed files this command writes (and rewrites) in each
+/// corpus; the inputs libFuzzer adds are named by their SHA-1 and kept.
+const SEED_PREFIX: &str = "seed-";
+
+pub(crate) fn main(args: &[String]) -> Result<(), String> {
+    let Some((seconds, only)) = parse_args(args)? else {
+        return Ok(());
+    };
+    let targets: Vec<&Target> = match &only {
+        Some(name) => vec![
+            TARGETS
+                .iter()
+                .find(|t| t.name == name)
+                .ok_or_else(|| format!("unknown fuzz target `{name}`\n\n{USAGE}"))?,
+        ],
+        None => TARGETS.iter().collect(),
+    };
+    let root = testkit::workspace_root();
+    let fuzz_dir = root.canonicalize().unwrap_or(root).join("fuzz");
+
+    ensure_tools()?;
+    let vectors = Vectors::load().map_err(|e| e.to_string())?;
+    for target in &targets {
+        write_seeds(&fuzz_dir, target.name, &(target.seeds)(&vectors))?;
+    }
+    println!("building fuzz targets");
+    let mut build = cargo_fuzz(&fuzz_dir);
+    build.arg("build");
+    build.args(&only);
+    run_checked(&mut build)?;
+
+    let logs = fuzz_dir.join("target/xtask-logs");
+    fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
+    let runs: Vec<Run> = targets
+        .iter()
+        .map(|t| run_target(&fuzz_dir, &logs, t, seconds))
+        .collect::<Result<_, _>>()?;
+    report(&runs)
+}
+
+/// `--seconds N` and an optional target name; `None` after `--help`.
+fn parse_args(args: &[String]) -> Result<Option<(u64, Option<String>)>, String> {
+    let mut seconds = 60;
+    let mut target = None;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            "--seconds" => {
+                let value = args.next().ok_or("`--seconds` needs a value")?;
+                seconds =
+                    value.parse().ok().filter(|&s| s > 0).ok_or_else(|| {
+                        format!("`--seconds {value}`: expected a positive integer")
+                    })?;
+            }
+            flag if flag.starts_with('-') => {
+                return Err(format!("unknown option `{flag}`\n\n{USAGE}"));
+            }
+            name if target.is_none() => target = Some(name.to_owned()),
+            extra => return Err(format!("unexpected argument `{extra}`\n\n{USAGE}")),
+        }
+    }
+    Ok(Some((seconds, target)))
+}
+
+/// Installs the nightly toolchain and cargo-fuzz if they are missing.
+fn ensure_tools() -> Result<(), String> {
+    if !succeeds(Command::new("rustup").args(["run", "nightly", "rustc", "--version"])) {
+        println!("installing the nightly toolchain");
+        run_checked(Command::new("rustup").args([
+            "toolchain",
+            "install",
+            "nightly",
+            "--profile",
+            "minimal",
+        ]))?;
+    }
+    if !succeeds(Command::new("cargo").args(["+nightly", "fuzz", "--version"])) {
+        println!("installing cargo-fuzz");
+        run_checked(Command::new("cargo").args(["install", "--locked", "cargo-fuzz"]))?;
+    }
+    Ok(())
+}
+
+/// `cargo +nightly fuzz`, run in the workspace root. The fuzz workspace
+/// builds into its own `fuzz/target`: a `CARGO_TARGET_DIR` meant for the
+/// main workspace would mix sanitizer builds into it and hide the binaries
+/// from cargo-fuzz.
+fn cargo_fuzz(fuzz_dir: &Path) -> Command {
+    let mut command = Command::new("cargo");
+    command
+        .args(["+nightly", "fuzz"])
+        .current_dir(fuzz_dir.parent().expect("fuzz/ has a parent"))
+        .env_remove("CARGO_TARGET_DIR");
+    command
+}
+
+fn succeeds(command: &mut Command) -> bool {
+    command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn run_checked(command: &mut Command) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {command:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} failed ({status})"))
+    }
+}
+
+/// One target's run, as reported.
+struct Run {
+    name: &'static str,
+    seconds: f64,
+    runs: Option<u64>,
+    coverage: Option<u64>,
+    crashed: bool,
+}
+
+fn run_target(fuzz_dir: &Path, logs: &Path, target: &Target, seconds: u64) -> Result<Run, String> {
+    let log_path = logs.join(format!("{}.log", target.name));
+    let log = fs::File::create(&log_path)
+        .map_err(|e| format!("cannot create {}: {e}", log_path.display()))?;
+    let log_err = log
+        .try_clone()
+        .map_err(|e| format!("cannot reopen {}: {e}", log_path.display()))?;
+    println!(
+        "fuzzing {} for {seconds} s (log: {})",
+        target.name,
+        log_path.display()
+    );
+    let mut command = cargo_fuzz(fuzz_dir);
+    command
+        .args(["run", target.name, "--"])
+        .arg(format!("-max_total_time={seconds}"))
+        // Final statistics give the exact number of runs.
+        .arg("-print_final_stats=1")
+        .args(target.flags)
+        .stdout(log)
+        .stderr(log_err);
+    let start = Instant::now();
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {command:?}: {e}"))?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let output = fs::read_to_string(&log_path)
+        .map_err(|e| format!("cannot read {}: {e}", log_path.display()))?;
+    if !status.success() {
+        eprintln!("{} failed ({status}):", target.name);
+        for line in crash_summary(&output) {
+            eprintln!("  {line}");
+        }
+    }
+    Ok(Run {
+        name: target.name,
+        // libFuzzer's own count leaves out cargo's start-up; a crashed run
+        // has none, so fall back to the wall clock.
+        seconds: last_number_after(&output, "runs in ").map_or(elapsed, |s| s as f64),
+        runs: last_number_after(&output, "stat::number_of_executed_units:")
+            .or_else(|| last_number_after(&output, "Done ")),
+        coverage: last_number_after(&output, "cov: "),
+        crashed: !status.success(),
+    })
+}
+
+/// The lines of a failed run's log that say what went wrong: the panic (or
+/// sanitizer or libFuzzer error) without its stack trace, where the input
+/// was saved and how to reproduce it; the end of the log if none is found.
+fn crash_summary(log: &str) -> Vec<&str> {
+    let lines: Vec<&str> = log.lines().collect();
+    let mut summary = Vec::new();
+    if let Some(start) = lines
+        .iter()
+        .position(|l| l.contains("panicked at") || l.contains("ERROR:"))
+    {
+        let is_stack = |l: &&&str| l.starts_with("stack backtrace:") || l.contains("#0 ");
+        summary.extend(lines[start..].iter().take_while(|l| !is_stack(l)).take(20));
+    }
+    summary.extend(lines.iter().filter(|l| l.contains("Test unit written to")));
+    if let Some(at) = lines.iter().position(|l| l.starts_with("Reproduce with:")) {
+        summary.extend(lines[at..].iter().take(3).filter(|l| !l.trim().is_empty()));
+    }
+    if summary.is_empty() {
+        summary.extend(&lines[lines.len().saturating_sub(40)..]);
+    }
+    summary
+}
+
+/// The number following the last occurrence of `key` in `log`.
+fn last_number_after(log: &str, key: &str) -> Option<u64> {
+    let (at, _) = log.rmatch_indices(key).next()?;
+    let rest = log[at + key.len()..].trim_start();
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    rest[..digits].parse().ok()
+}
+
+fn report(runs: &[Run]) -> Result<(), String> {
+    let unknown = || "?".to_owned();
+    let rows: Vec<Vec<String>> = runs
+        .iter()
+        .map(|r| {
+            vec![
+                r.name.to_owned(),
+                format!("{:.0}", r.seconds),
+                r.runs.map_or_else(unknown, |n| n.to_string()),
+                r.coverage.map_or_else(unknown, |n| n.to_string()),
+                if r.crashed { "CRASH" } else { "ok" }.to_owned(),
+            ]
+        })
+        .collect();
+    println!();
+    crate::table::print(
+        &["target", "seconds", "runs", "cov (edges)", "result"],
+        &rows,
+    );
+    let crashed: Vec<&str> = runs.iter().filter(|r| r.crashed).map(|r| r.name).collect();
+    println!();
+    if crashed.is_empty() {
+        println!("fuzz: {} targets, no crashes", runs.len());
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of {} fuzz targets crashed: {} (inputs in fuzz/artifacts/)",
+            crashed.len(),
+            runs.len(),
+            crashed.join(", ")
+        ))
+    }
+}
+
+/// Replaces the seed files of `target`'s corpus with `seeds`.
+fn write_seeds(fuzz_dir: &Path, target: &str, seeds: &[Vec<u8>]) -> Result<(), String> {
+    let corpus: PathBuf = fuzz_dir.join("corpus").join(target);
+    let io_error = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    fs::create_dir_all(&corpus).map_err(|e| io_error(&corpus, e))?;
+    for entry in fs::read_dir(&corpus).map_err(|e| io_error(&corpus, e))? {
+        let path = entry.map_err(|e| io_error(&corpus, e))?.path();
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(SEED_PREFIX))
+        {
+            fs::remove_file(&path).map_err(|e| io_error(&path, e))?;
+        }
+    }
+    for (i, seed) in seeds.iter().enumerate() {
+        let path = corpus.join(format!("{SEED_PREFIX}{i:04}"));
+        fs::write(&path, seed).map_err(|e| io_error(&path, e))?;
+    }
+    Ok(())
+}
+
+// Seed inputs. Each target's input format is documented in its source under
+// fuzz/fuzz_targets/ (and `split_chunks` in fuzz/src/lib.rs); these builders
+// must follow it.
+
+/// The bijou widths in the order of `each_width!` in fuzz/src/lib.rs (the
+/// `bijou_roundtrip` selector byte indexes it), with their byte sizes.
+const WIDTHS: [(&str, usize); 6] = [
+    ("bijou32", 4),
+    ("bijou64", 8),
+    ("bijou128", 16),
+    ("bijou32s", 4),
+    ("bijou64s", 8),
+    ("bijou128s", 16),
+];
+
+/// Seeds larger than this are left out: libFuzzer sizes its inputs by the
+/// largest seed, and small inputs run faster.
+const MAX_SEED_MESSAGE: usize = 8 * 1024;
+
+/// The vector files the seeds come from.
+struct Vectors {
+    bijou: Vec<BijouCase>,
+    sha1_messages: Vec<Vec<u8>>,
+}
+
+impl Vectors {
+    fn load() -> Result<Vectors, VectorError> {
+        let mut bijou = testkit::vectors::load_bijou("bijou/spec.txt")?;
+        bijou.extend(testkit::vectors::load_bijou("bijou/signed.txt")?);
+        let mut sha1_messages = Vec::new();
+        for file in ["sha1/SHA1ShortMsg.rsp", "sha1/SHA1LongMsg.rsp"] {
+            let cases = testkit::vectors::load_rsp(file, 20)?;
+            sha1_messages.extend(cases.into_iter().map(|c| c.message));
+        }
+        sha1_messages.retain(|m| m.len() <= MAX_SEED_MESSAGE);
+        Ok(Vectors {
+            bijou,
+            sha1_messages,
+        })
+    }
+
+    /// The cases of one width.
+    fn cases<'a>(&'a self, width: &'a str) -> impl Iterator<Item = &'a BijouCase> {
+        self.bijou.iter().filter(move |c| c.width == width)
+    }
+
+    /// One width's valid encodings, back to back.
+    fn valid_stream(&self, width: &str) -> Vec<u8> {
+        self.cases(width)
+            .filter(|c| matches!(c.expect, BijouExpect::Value(_)))
+            .flat_map(|c| c.bytes.clone())
+            .collect()
+    }
+
+    /// [`valid_stream`](Self::valid_stream), then the width's overflowing
+    /// encodings, then its truncated ones (a truncated value ends a stream).
+    fn stream(&self, width: &str) -> Vec<u8> {
+        let mut stream = self.valid_stream(width);
+        for expect in [BijouExpect::Overflow, BijouExpect::Truncated] {
+            for case in self.cases(width).filter(|c| c.expect == expect) {
+                stream.extend_from_slice(&case.bytes);
+            }
+        }
+        stream
+    }
+}
+
+/// The `split_chunks` format: the piece count, the piece lengths, then the
+/// payload (whatever the lengths leave over is the last piece).
+fn chunked(lengths: &[u8], payload: &[u8]) -> Vec<u8> {
+    let count = u8::try_from(lengths.len()).expect("at most 255 piece lengths");
+    let mut out = vec![count];
+    out.extend_from_slice(lengths);
+    out.extend_from_slice(payload);
+    out
+}
+
+/// `payload` whole, byte by byte (as far as 255 lengths reach), and cut
+/// into a few uneven pieces.
+fn chunkings(payload: &[u8]) -> [Vec<u8>; 3] {
+    [
+        chunked(&[], payload),
+        chunked(&vec![1; payload.len().min(255)], payload),
+        chunked(&[3, 0, 17, 64], payload),
+    ]
+}
+
+fn decode_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
+    let mut seeds: Vec<Vec<u8>> = vectors.bijou.iter().map(|c| c.bytes.clone()).collect();
+    seeds.sort();
+    seeds.dedup();
+    seeds
+}
+
+fn roundtrip_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
+    let mut seeds = Vec::new();
+    for (selector, (width, size)) in WIDTHS.iter().enumerate() {
+        let mut seed = vec![selector as u8];
+        for case in vectors.cases(width) {
+            let BijouExpect::Value(text) = &case.expect else {
+                continue;
+            };
+            // Little-endian two's complement: the low `size` bytes of the
+            // 128-bit value, which fits the width by the vector's contract.
+            let le = match text.parse::<u128>() {
+                Ok(unsigned) => unsigned.to_le_bytes(),
+                Err(_) => text.parse::<i128>().map_or([0; 16], i128::to_le_bytes),
+            };
+            seed.extend_from_slice(&le[..*size]);
+        }
+        seeds.push(seed);
+    }
+    seeds
+}
+
+fn batch_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
+    let mut seeds = Vec::new();
+    for (width, _) in WIDTHS {
+        // Room for everything, a capacity that stops mid-stream, and a long
+        // stream: past the decoder's 128-value adaptive blocks and the
+        // signed widths' 4 KiB scratch (over 1024 values of about 2 bytes).
+        let valid = vectors.valid_stream(width);
+        let long = valid.repeat(3000usize.div_ceil(valid.len()));
+        let stream = vectors.stream(width);
+        for (capacity, bytes) in [(u16::MAX, &stream), (3, &stream), (u16::MAX, &long)] {
+            seeds.push([&capacity.to_le_bytes()[..], bytes].concat());
+        }
+    }
+    seeds
+}
+
+fn stream_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
+    WIDTHS
+        .iter()
+        .flat_map(|(width, _)| chunkings(&vectors.stream(width)))
+        .collect()
+}
+
+fn frame_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
+    // Frames carrying the SHA-1 messages (a bijou64 length, then the
+    // bytes), as many as fit libFuzzer's default 4 KiB inputs.
+    let mut frames = Vec::new();
+    for message in &vectors.sha1_messages {
+        let mut frame = Vec::new();
+        bijou_core::bijou64::encode(message.len() as u64, &mut frame);
+        frame.extend_from_slice(message);
+        if frames.len() + frame.len() > 4000 {
+            break;
+        }
+        frames.extend_from_slice(&frame);
+    }
+    let mut seeds = Vec::new();
+    // The first byte is the square root of `max_frame_len`: 255 admits
+    // every frame here, 16 (256 bytes) refuses the longer ones, 0 all but
+    // the empty one.
+    for max_root in [255, 16, 0] {
+        for input in chunkings(&frames) {
+            seeds.push([vec![max_root], input].concat());
+        }
+    }
+    // The stream ending inside a frame.
+    seeds.push([vec![255], chunked(&[], &frames[..frames.len() - 1])].concat());
+    seeds
+}
+
+fn sha1_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
+    let mut seeds = Vec::new();
+    for message in &vectors.sha1_messages {
+        seeds.push(chunked(&[], message));
+        // Pieces that straddle the 64-byte blocks and the padding boundary.
+        seeds.push(chunked(&[1, 54, 9, 64, 0, 65], message));
+    }
+    seeds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_seconds_and_target() {
+        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(parse_args(&args(&[])), Ok(Some((60, None))));
+        assert_eq!(
+            parse_args(&args(&["--seconds", "5", "io_stream"])),
+            Ok(Some((5, Some("io_stream".to_owned()))))
+        );
+        assert!(parse_args(&args(&["--seconds"])).is_err());
+        assert!(parse_args(&args(&["--seconds", "0"])).is_err());
+        assert!(parse_args(&args(&["--bogus"])).is_err());
+        assert!(parse_args(&args(&["a", "b"])).is_err());
+    }
+
+    #[test]
+    fn reads_libfuzzer_counters() {
+        let log = "#2\tINITED cov: 45 ft: 46 corp: 1/1b\n#900\tDONE cov: 61 ft: 80\n\
+                   Done 900 runs in 31 second(s)\n\
+                   stat::number_of_executed_units: 912\n";
+        assert_eq!(last_number_after(log, "cov: "), Some(61));
+        assert_eq!(
+            last_number_after(log, "stat::number_of_executed_units:"),
+            Some(912)
+        );
+        assert_eq!(last_number_after(log, "runs in "), Some(31));
+        assert_eq!(last_number_after(log, "INITED"), None);
+    }
+
+    #[test]
+    fn summarises_a_crash() {
+        let log = "INFO: Seed: 1\nthread '<unnamed>' panicked at t.rs:1:1:\nboom\n\
+                   stack backtrace:\n   0: frame\nSUMMARY: libFuzzer: deadly signal\n\
+                   artifact_prefix='a/'; Test unit written to a/crash-1\n\
+                   Reproduce with:\n\n\tcargo fuzz run t a/crash-1\n\nMinimize\n";
+        assert_eq!(
+            crash_summary(log),
+            [
+                "thread '<unnamed>' panicked at t.rs:1:1:",
+                "boom",
+                "artifact_prefix='a/'; Test unit written to a/crash-1",
+                "Reproduce with:",
+                "\tcargo fuzz run t a/crash-1",
+            ]
+        );
+    }
+
+    #[test]
+    fn every_target_gets_seeds() {
+        let vectors = Vectors::load().expect("vector files load");
+        for target in TARGETS {
+            assert!(!(target.seeds)(&vectors).is_empty(), "{}", target.name);
+        }
+    }
+}
