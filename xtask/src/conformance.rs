@@ -1,13 +1,17 @@
 //! `cargo xtask conformance`: every vector file against every width and
 //! SHA-1 backend, one table, non-zero exit on any failure.
 
+use sha1_fast::{Backend, Digest, Sha1};
+use std::io::Write as _;
 use std::time::{Duration, Instant};
-use testkit::vectors::{BijouCase, VectorError};
+use testkit::vectors::{BijouCase, HashCase, RepeatCase, VectorError};
 
 const USAGE: &str = "\
 Usage: cargo xtask conformance [--long] [--exhaustive]
 
-Runs every vector file under vectors/ and prints a table: suite, cases,
+Runs every vector file under vectors/ (bijou vectors for every width; NIST
+SHA-1 ShortMsg/LongMsg and the FIPS examples for every SHA-1 backend this CPU
+supports, and through the one-shot `digest`) and prints a table: suite, cases,
 passed, failed, time. Exits non-zero on any failure, naming each failing case
 (input, expected, got), and on any missing or malformed vector file.
 
@@ -15,7 +19,8 @@ Options:
   --exhaustive  Also decode every 1-, 2- and 3-byte string with bijou32 and
                 bijou64 against the naive oracle, and round-trip every u32
                 through bijou32 (about a minute on 2 cores)
-  --long        Also run the slow vectors (reserved for suites that have them)
+  --long        Also run the long SHA-1 checks (the 1 GiB FIPS vector), with
+                a progress bar on stderr
   -h, --help    Print this message";
 
 /// The outcome of one suite.
@@ -66,12 +71,160 @@ impl Suite {
 }
 
 fn bijou_file(name: &str, relative: &str) -> Suite {
-    match testkit::vectors::load_bijou(relative) {
+    bijou_suite(name, relative, testkit::vectors::load_bijou(relative))
+}
+
+fn bijou_suite(name: &str, relative: &str, loaded: Result<Vec<BijouCase>, VectorError>) -> Suite {
+    match loaded {
         Ok(cases) => Suite::run(name, &cases, |case: &BijouCase| {
             testkit::bijou_cases::run(case).map_err(|e| format!("{relative}:{}: {e}", case.line))
         }),
         Err(error) => Suite::unloadable(name, error),
     }
+}
+
+/// SHA-1 inputs longer than this run only with `--long`.
+const LONG_INPUT: u64 = 64 << 20;
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `Err` naming the case when `got` is not `expected`.
+fn compare(what: &str, input: &[u8], expected: &[u8], got: Digest) -> Result<(), String> {
+    if got.as_ref() == expected {
+        return Ok(());
+    }
+    let shown = if input.len() > 32 {
+        format!("{}… ({} bytes)", hex(&input[..32]), input.len())
+    } else {
+        hex(input)
+    };
+    Err(format!(
+        "{what}: input {shown}: expected {}, got {got}",
+        hex(expected)
+    ))
+}
+
+/// A suite per NIST file and backend, plus the one-shot `digest`.
+fn sha1_rsp_suites(file: &str, label: &str, backends: &[Backend]) -> Vec<Suite> {
+    let relative = format!("sha1/{file}");
+    let cases = match testkit::vectors::load_rsp(&relative, 20) {
+        Ok(cases) => cases,
+        Err(error) => return vec![Suite::unloadable(&format!("sha1 {label}"), error)],
+    };
+    let mut suites: Vec<Suite> = backends
+        .iter()
+        .map(|&backend| {
+            Suite::run(
+                &format!("sha1 {label} [{backend}]"),
+                &cases,
+                |case: &HashCase| {
+                    let mut hasher = Sha1::with_backend(backend).expect("available backend");
+                    hasher.update(&case.message);
+                    compare(
+                        &format!("{relative}:{} [{backend}]", case.line),
+                        &case.message,
+                        &case.digest,
+                        hasher.finalize(),
+                    )
+                },
+            )
+        })
+        .collect();
+    suites.push(Suite::run(
+        &format!("sha1 {label} [digest()]"),
+        &cases,
+        |case: &HashCase| {
+            compare(
+                &format!("{relative}:{} [digest()]", case.line),
+                &case.message,
+                &case.digest,
+                sha1_fast::digest(&case.message),
+            )
+        },
+    ));
+    suites
+}
+
+/// Hashes a repeated message, feeding about 1 MiB per update and drawing a
+/// progress bar on stderr for long inputs.
+fn hash_repeated(backend: Backend, case: &RepeatCase, label: &str) -> Digest {
+    let mut hasher = Sha1::with_backend(backend).expect("available backend");
+    if case.message.is_empty() {
+        return hasher.finalize();
+    }
+    let per_chunk = ((1 << 20) / case.message.len()).max(1) as u64;
+    let chunk = case.message.repeat(per_chunk as usize);
+    let long = case.len() > LONG_INPUT;
+    let mut left = case.repeat;
+    let mut shown = u64::MAX;
+    while left > 0 {
+        let take = left.min(per_chunk);
+        hasher.update(&chunk[..take as usize * case.message.len()]);
+        left -= take;
+        let percent = (case.repeat - left) * 100 / case.repeat;
+        if long && percent != shown {
+            shown = percent;
+            let filled = (percent / 5) as usize;
+            eprint!(
+                "\r  {label} [{}{}] {percent:3}%",
+                "#".repeat(filled),
+                ".".repeat(20 - filled)
+            );
+            let _ = std::io::stderr().flush();
+        }
+    }
+    if long {
+        eprintln!();
+    }
+    hasher.finalize()
+}
+
+/// The FIPS examples per backend; inputs over [`LONG_INPUT`] only with `long`.
+fn sha1_repeat_suites(backends: &[Backend], long: bool) -> Vec<Suite> {
+    let relative = "sha1/fips.txt";
+    let cases = match testkit::vectors::load_repeat(relative, 20) {
+        Ok(cases) => cases,
+        Err(error) => return vec![Suite::unloadable("sha1 FIPS examples", error)],
+    };
+    let (short, long_cases): (Vec<RepeatCase>, Vec<RepeatCase>) =
+        cases.into_iter().partition(|c| c.len() <= LONG_INPUT);
+    let mut suites = Vec::new();
+    for &backend in backends {
+        let check = |case: &RepeatCase, name: &str| {
+            let what = format!(
+                "{relative}:{} [{backend}] ({} × {:?})",
+                case.line,
+                case.repeat,
+                String::from_utf8_lossy(&case.message)
+            );
+            compare(&what, &[], &case.digest, hash_repeated(backend, case, name))
+        };
+        let name = format!("sha1 FIPS examples [{backend}]");
+        suites.push(Suite::run(&name, &short, |case| check(case, &name)));
+        if long {
+            let name = format!("sha1 FIPS 1 GiB [{backend}]");
+            suites.push(Suite::run(&name, &long_cases, |case| check(case, &name)));
+        }
+    }
+    suites
+}
+
+fn sha1_suites(long: bool) -> Vec<Suite> {
+    let backends: Vec<Backend> = Backend::ALL
+        .iter()
+        .copied()
+        .filter(|b| b.is_available())
+        .collect();
+    let mut suites = sha1_rsp_suites("SHA1ShortMsg.rsp", "NIST ShortMsg", &backends);
+    suites.extend(sha1_rsp_suites(
+        "SHA1LongMsg.rsp",
+        "NIST LongMsg",
+        &backends,
+    ));
+    suites.extend(sha1_repeat_suites(&backends, long));
+    suites
 }
 
 fn exhaustive_suites() -> Vec<Suite> {
@@ -101,11 +254,13 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         return Ok(());
     };
     let exhaustive = flags.iter().any(|f| f == "--exhaustive");
+    let long = flags.iter().any(|f| f == "--long");
 
     let mut suites = vec![
         bijou_file("bijou spec vectors", "bijou/spec.txt"),
         bijou_file("bijou signed vectors", "bijou/signed.txt"),
     ];
+    suites.extend(sha1_suites(long));
     if exhaustive {
         suites.extend(exhaustive_suites());
     }
@@ -141,5 +296,69 @@ fn report(suites: &[Suite]) -> Result<(), String> {
             "{} of {total} conformance cases failed",
             failures.len()
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use testkit::vectors::{parse_bijou, parse_rsp};
+
+    #[test]
+    fn a_malformed_vector_file_fails_the_run_with_its_line() {
+        let suite = bijou_suite(
+            "bad",
+            "bad.txt",
+            parse_bijou("bad.txt", "bijou64 0 00\nbijou64 12 zz\n"),
+        );
+        assert_eq!(suite.failures.len(), 1);
+        assert!(
+            suite.failures[0].contains("bad.txt:2") && suite.failures[0].contains("bad hex"),
+            "{:?}",
+            suite.failures
+        );
+        assert!(report(&[suite]).is_err());
+    }
+
+    #[test]
+    fn a_wrong_vector_names_input_expected_and_got() {
+        let suite = bijou_suite("wrong", "w.txt", parse_bijou("w.txt", "bijou64 301 F834\n"));
+        assert!(
+            suite.failures[0].contains("F834") && suite.failures[0].contains("301"),
+            "{:?}",
+            suite.failures
+        );
+
+        let cases = parse_rsp(
+            "r.rsp",
+            "Len = 24\nMsg = 616263\nMD = 0000000000000000000000000000000000000000\n",
+            20,
+        )
+        .unwrap();
+        let message = compare(
+            "r.rsp:1",
+            &cases[0].message,
+            &cases[0].digest,
+            sha1_fast::digest(&cases[0].message),
+        )
+        .unwrap_err();
+        assert!(
+            message.contains("616263") && message.contains("a9993e36"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn the_checked_in_vectors_pass() {
+        let suites = [
+            bijou_file("spec", "bijou/spec.txt"),
+            bijou_file("signed", "bijou/signed.txt"),
+        ];
+        assert!(report(&suites).is_ok());
+        assert!(
+            sha1_suites(false)
+                .iter()
+                .all(|s| s.failures.is_empty() && s.cases > 0)
+        );
     }
 }

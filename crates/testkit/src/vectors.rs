@@ -251,6 +251,97 @@ pub fn parse_rsp(
     Ok(cases)
 }
 
+/// One line of a repeated-message hash vector file (`vectors/sha1/fips.txt`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepeatCase {
+    /// 1-based line in the file.
+    pub line: usize,
+    /// How many times `message` is hashed back to back.
+    pub repeat: u64,
+    /// The repeated unit.
+    pub message: Vec<u8>,
+    /// The expected digest of the whole input.
+    pub digest: Vec<u8>,
+}
+
+impl RepeatCase {
+    /// Total input length in bytes.
+    pub fn len(&self) -> u64 {
+        self.repeat * self.message.len() as u64
+    }
+
+    /// Whether the input is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Parses `REPEAT MESSAGE DIGEST` lines (`#` comments; MESSAGE is ASCII
+/// without spaces, `-` for empty; DIGEST is hex of `digest_len` bytes).
+pub fn parse_repeat(
+    source_name: &str,
+    text: &str,
+    digest_len: usize,
+) -> Result<Vec<RepeatCase>, VectorError> {
+    let mut cases = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let content = raw.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = content.split_whitespace().collect();
+        let [repeat, message, digest] = fields[..] else {
+            return Err(error(
+                source_name,
+                line,
+                format!(
+                    "expected `REPEAT MESSAGE DIGEST`, found {} fields",
+                    fields.len()
+                ),
+            ));
+        };
+        let repeat: u64 = repeat
+            .parse()
+            .ok()
+            .filter(|&r| r > 0)
+            .ok_or_else(|| error(source_name, line, format!("bad REPEAT `{repeat}`")))?;
+        if !message.is_ascii() {
+            return Err(error(source_name, line, "MESSAGE must be ASCII"));
+        }
+        let message = if message == "-" {
+            Vec::new()
+        } else {
+            message.as_bytes().to_vec()
+        };
+        let digest = parse_hex(digest)
+            .filter(|d| d.len() == digest_len)
+            .ok_or_else(|| {
+                error(
+                    source_name,
+                    line,
+                    format!("DIGEST must be {digest_len} bytes of hex"),
+                )
+            })?;
+        cases.push(RepeatCase {
+            line,
+            repeat,
+            message,
+            digest,
+        });
+    }
+    if cases.is_empty() {
+        return Err(error(source_name, 0, "no vectors found"));
+    }
+    Ok(cases)
+}
+
+/// Loads and parses a repeated-message vector file under `vectors/`.
+pub fn load_repeat(relative: &str, digest_len: usize) -> Result<Vec<RepeatCase>, VectorError> {
+    let path = crate::vector_path(relative);
+    parse_repeat(&path.display().to_string(), &read(&path)?, digest_len)
+}
+
 /// Loads and parses a bijou vector file under `vectors/`.
 pub fn load_bijou(relative: &str) -> Result<Vec<BijouCase>, VectorError> {
     let path = crate::vector_path(relative);
@@ -275,6 +366,17 @@ mod tests {
         assert!(parse_bijou("t", "bijou64 x 00\n").is_err());
         assert!(parse_bijou("t", "bijou64 0\n").is_err());
         assert!(parse_bijou("t", "# only a comment\n").is_err());
+    }
+
+    #[test]
+    fn repeat_parser_rejects_corruption() {
+        let good = parse_repeat("t", "3 ab 0102\n1 - 0304\n", 2).unwrap();
+        assert_eq!((good[0].len(), good[1].is_empty()), (6, true));
+        assert!(parse_repeat("t", "0 ab 0102\n", 2).is_err());
+        assert!(parse_repeat("t", "x ab 0102\n", 2).is_err());
+        assert!(parse_repeat("t", "1 ab 01\n", 2).is_err());
+        assert!(parse_repeat("t", "1 ab\n", 2).is_err());
+        assert!(parse_repeat("t", "# nothing\n", 2).is_err());
     }
 
     #[test]
