@@ -13,6 +13,12 @@ pub mod vectors;
 
 use std::path::PathBuf;
 
+/// The workspace README's examples, compiled and run as doctests so the
+/// first thing a newcomer reads cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 /// The workspace root (where `vectors/` lives).
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
