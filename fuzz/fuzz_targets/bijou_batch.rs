@@ -8,7 +8,7 @@
 
 #![no_main]
 
-use bijou_core::{BatchDecodeError, DecodeError};
+use bijou_core::BatchDecodeError;
 use bijou_fuzz::{FuzzWidth, each_width};
 use libfuzzer_sys::fuzz_target;
 
@@ -18,33 +18,6 @@ use libfuzzer_sys::fuzz_target;
 /// the length, their truncation points too).
 const ALL_PREFIXES_UP_TO: usize = 300;
 
-/// The specification: `decode` until `out` is full, the input ends or a
-/// value is cut off (not an error), or a value overflows (an error naming
-/// its offset).
-fn repeated_decode<T: FuzzWidth>(
-    input: &[u8],
-    out: &mut [T],
-) -> Result<(usize, usize), BatchDecodeError> {
-    let (mut written, mut consumed) = (0, 0);
-    while written < out.len() && consumed < input.len() {
-        match T::decode(&input[consumed..]) {
-            Ok((value, len)) => {
-                out[written] = value;
-                written += 1;
-                consumed += len;
-            }
-            Err(DecodeError::Truncated { .. }) => break,
-            Err(DecodeError::Overflow) => {
-                return Err(BatchDecodeError::Overflow {
-                    offset: consumed,
-                    written,
-                });
-            }
-        }
-    }
-    Ok((written, consumed))
-}
-
 fn check<T: FuzzWidth>(capacity: usize, stream: &[u8]) {
     let mut batch = vec![T::default(); capacity];
     let mut expected = vec![T::default(); capacity];
@@ -52,7 +25,7 @@ fn check<T: FuzzWidth>(capacity: usize, stream: &[u8]) {
     for end in prefixes.chain([stream.len()]) {
         let prefix = &stream[..end];
         let got = T::decode_batch(prefix, &mut batch);
-        let want = repeated_decode(prefix, &mut expected);
+        let want = testkit::oracle::repeated_decode(prefix, &mut expected);
         assert_eq!(got, want, "{} on {prefix:02X?}", T::NAME);
         let written = match want {
             Ok((written, _)) | Err(BatchDecodeError::Overflow { written, .. }) => written,

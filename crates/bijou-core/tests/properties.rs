@@ -35,35 +35,16 @@ fn same_error(ours: DecodeError, oracle: OracleError) -> bool {
     }
 }
 
-/// Decodes `input` value by value with `decode`, the way a batch should.
-fn decode_repeatedly<T: Bijou>(input: &[u8], limit: usize) -> (Vec<T>, usize, Option<usize>) {
-    let (mut values, mut consumed) = (Vec::new(), 0);
-    while values.len() < limit && consumed < input.len() {
-        match T::decode(&input[consumed..]) {
-            Ok((value, len)) => {
-                values.push(value);
-                consumed += len;
-            }
-            Err(DecodeError::Truncated { .. }) => break,
-            Err(DecodeError::Overflow) => return (values, consumed, Some(consumed)),
-        }
-    }
-    (values, consumed, None)
-}
-
 fn check_batch<T: Bijou>(input: &[u8], limit: usize) {
-    let (want, want_consumed, want_overflow) = decode_repeatedly::<T>(input, limit);
-    let mut out = vec![T::default(); limit];
-    match T::decode_batch(input, &mut out) {
-        Ok((written, consumed)) => {
-            assert_eq!(want_overflow, None);
-            assert_eq!((&out[..written], consumed), (&want[..], want_consumed));
-        }
-        Err(BatchDecodeError::Overflow { offset, written }) => {
-            assert_eq!(Some(offset), want_overflow);
-            assert_eq!(&out[..written], &want[..]);
-        }
-    }
+    let mut want = vec![T::default(); limit];
+    let mut got = vec![T::default(); limit];
+    let expected = testkit::oracle::repeated_decode(input, &mut want);
+    let result = T::decode_batch(input, &mut got);
+    assert_eq!(result, expected);
+    let written = match result {
+        Ok((written, _)) | Err(BatchDecodeError::Overflow { written, .. }) => written,
+    };
+    assert_eq!(&got[..written], &want[..written]);
 }
 
 macro_rules! unsigned_suite {

@@ -154,3 +154,32 @@ pub fn unzigzag(value: u128) -> i128 {
         -((value / 2) as i128) - 1
     }
 }
+
+/// What `decode_batch` must do, written as the plain loop the API describes:
+/// `decode` until `out` is full, the input ends, or a value is cut off (left
+/// unconsumed, not an error); an overflow is an error naming its offset and
+/// the values written before it.
+pub fn repeated_decode<T: bijou_core::Bijou>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), bijou_core::BatchDecodeError> {
+    use bijou_core::{BatchDecodeError, DecodeError};
+    let (mut written, mut consumed) = (0, 0);
+    while written < out.len() && consumed < input.len() {
+        match T::decode(&input[consumed..]) {
+            Ok((value, len)) => {
+                out[written] = value;
+                written += 1;
+                consumed += len;
+            }
+            Err(DecodeError::Truncated { .. }) => break,
+            Err(DecodeError::Overflow) => {
+                return Err(BatchDecodeError::Overflow {
+                    offset: consumed,
+                    written,
+                });
+            }
+        }
+    }
+    Ok((written, consumed))
+}

@@ -38,6 +38,15 @@ fn error(source_name: &str, line: usize, message: impl Into<String>) -> VectorEr
     }
 }
 
+/// The data lines of a vector file: `(line number, fields)` for every line
+/// that is not blank once `#` comments are cut off.
+fn records(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    text.lines().enumerate().filter_map(|(index, raw)| {
+        let content = raw.split('#').next().unwrap_or("").trim();
+        (!content.is_empty()).then(|| (index + 1, content.split_whitespace().collect()))
+    })
+}
+
 /// Reads a file for one of the parsers.
 pub fn read(path: &Path) -> Result<String, VectorError> {
     std::fs::read_to_string(path)
@@ -98,13 +107,7 @@ pub const BIJOU_WIDTHS: [&str; 6] = [
 /// `error:overflow`, and HEX is the encoding (`-` when empty).
 pub fn parse_bijou(source_name: &str, text: &str) -> Result<Vec<BijouCase>, VectorError> {
     let mut cases = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let content = raw.split('#').next().unwrap_or("").trim();
-        if content.is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = content.split_whitespace().collect();
+    for (line, fields) in records(text) {
         let [width, value, hex] = fields[..] else {
             return Err(error(
                 source_name,
@@ -284,13 +287,7 @@ pub fn parse_repeat(
     digest_len: usize,
 ) -> Result<Vec<RepeatCase>, VectorError> {
     let mut cases = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let content = raw.split('#').next().unwrap_or("").trim();
-        if content.is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = content.split_whitespace().collect();
+    for (line, fields) in records(text) {
         let [repeat, message, digest] = fields[..] else {
             return Err(error(
                 source_name,
