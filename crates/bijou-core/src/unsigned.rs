@@ -294,25 +294,31 @@ macro_rules! unsigned_width {
                 if tag < THRESHOLD {
                     return Ok((tag as $uint, 1));
                 }
-                crate::unsigned::by_tier!(tag - (THRESHOLD - 1), decode_tier, input)
+                let (offset, payload, len) = crate::unsigned::by_tier!(tag - (THRESHOLD - 1), tier_parts, input)?;
+                // One overflow check after the arms, as an add and a branch
+                // on its carry; per arm, LLVM would turn each into a compare
+                // with a different constant plus a separate jump.
+                match offset.checked_add(payload) {
+                    Some(value) => Ok((value, len)),
+                    None => Err(DecodeError::Overflow),
+                }
             }
 
-            /// Decodes a value of tier `T` from `input` (tag included): a
-            /// constant-size bounds check and load per tier, so LLVM emits
-            /// one short arm per tier and the length is a constant.
+            /// The parts of a tier-`T` value at the front of `input` (tag
+            /// included): its tier's offset, its payload and its length. A
+            /// constant-size bounds check and load per tier, so each arm is
+            /// short and its length a constant.
             #[inline(always)]
-            fn decode_tier<const T: usize>(input: &[u8]) -> Result<($uint, usize), DecodeError> {
+            fn tier_parts<const T: usize>(input: &[u8]) -> Result<($uint, $uint, usize), DecodeError> {
+                // Arms for tiers wider than the type are never reached;
+                // clamping keeps them well-formed.
                 let tier = if T > TIERS { TIERS } else { T };
                 let Some(encoded) = input.get(..1 + tier) else {
                     return Err(DecodeError::Truncated { needed: 1 + tier, available: input.len() });
                 };
-                // Left-align the payload, as `tier_value` expects.
                 let mut payload = [0u8; TIERS];
-                payload[..tier].copy_from_slice(&encoded[1..]);
-                match tier_value::<T>(<$uint>::from_be_bytes(payload)) {
-                    (Some(value), len) => Ok((value, len)),
-                    (None, _) => Err(DecodeError::Overflow),
-                }
+                payload[TIERS - tier..].copy_from_slice(&encoded[1..]);
+                Ok((OFFSETS[tier], <$uint>::from_be_bytes(payload), 1 + tier))
             }
 
             /// The value of tier `T` whose payload is the top `T` bytes of
