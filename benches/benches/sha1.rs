@@ -1,30 +1,42 @@
 //! The SHA-1 shoot-out: sha1-fast's backends against the `sha1` crate
-//! (RustCrypto) and `sha1_smol`.
+//! (RustCrypto), `ring` and `sha1_smol`.
 //!
 //! Groups are API levels, functions are implementations and parameters are
 //! input sizes, so ids read `digest/sha1_smol/16KiB`:
-//! - `digest`: a whole message through each crate's hasher (one shot);
+//! - `digest`: a whole message in one call (`sha1_fast::digest`, which
+//!   pads the tail on the stack, against each crate's one-shot);
 //! - `compress`: the block function alone, many blocks per call, for the
-//!   crates that expose one.
+//!   crates that expose one;
+//! - `many`: 1024 independent messages of one size (`1024x64B`,
+//!   `1024x1000B`): `sha1_fast::digest_many_into` against a loop of each
+//!   crate's one-shot writing into the same kind of output slice.
 //!
 //! Every benchmark declares `Throughput::Bytes`, so criterion reports MB/s.
-//! The first function of each group is sha1-fast on its best backend, the
-//! one `cargo xtask bench` reports ratios against; every other available
-//! backend follows.
+//! The first function of each group is sha1-fast's default dispatch (the
+//! public free function, on the backend `Backend::detect` picks), the one
+//! `cargo xtask bench` reports ratios against; every other available
+//! backend follows, called through its `Backend` method.
+//!
+//! Run directly (`cargo bench -p bijou-benches --bench sha1`; add
+//! `-- '^none$'` to skip criterion), it then prints the same comparisons
+//! measured interleaved: every contender is timed once per round, round
+//! after round, so a neighbour's load or a clock change slows all of them
+//! alike and the ratios stay honest on a shared machine. Medians over the
+//! rounds, with cycles per byte from a core-clock estimate taken each round.
 //!
 //! The `sha1` crate uses SHA-NI when the CPU has it. Its portable backend is
 //! benched by building with `RUSTFLAGS='--cfg sha1_backend="soft"'` (the
 //! cfg applies to the whole build, so it is one more run); the function is
 //! then named `sha1 (soft)`, so the two runs never overwrite each other.
 
-#![allow(missing_docs)] // criterion_main! generates an undocumented `main`.
+#![allow(missing_docs)] // no docs on a bench binary's items.
 
 use bijou_benches::SplitMix64;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
-use sha1_fast::{Backend, Sha1};
+use sha1_fast::{Backend, Digest};
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Input sizes: one block plus padding, a small file, the sizes the speed
 /// target is stated at (16 KiB: L1-resident; 1 MiB: streaming from L2/L3).
@@ -43,6 +55,19 @@ const SHA1: &str = if cfg!(sha1_backend = "soft") {
 };
 
 type Group<'a> = BenchmarkGroup<'a, WallTime>;
+
+/// `[$f($args.., name, one), ..]` for each peer crate's one-shot `one`,
+/// passed as a function item so that every use is compiled for it (no
+/// indirect calls in the peers' loops).
+macro_rules! peers {
+    ($f:ident($($arg:expr),*)) => {
+        [
+            $f($($arg,)* SHA1, sha1_digest),
+            $f($($arg,)* "ring", ring_digest),
+            $f($($arg,)* "sha1_smol", smol_digest),
+        ]
+    };
+}
 
 fn input(len: usize) -> Vec<u8> {
     let mut rng = SplitMix64::new(0x5AA1);
@@ -71,26 +96,93 @@ fn digest(c: &mut Criterion) {
     for &(len, name) in SIZES {
         let data = input(len);
         group.throughput(Throughput::Bytes(len as u64));
-        for backend in backends() {
-            group.bench_with_input(
-                BenchmarkId::new(fast_name(backend), name),
-                &data,
-                |b, data| {
-                    b.iter(|| {
-                        let mut hasher = Sha1::with_backend(backend).expect("available");
-                        hasher.update(black_box(data));
-                        hasher.finalize()
-                    });
-                },
-            );
+        for (i, backend) in backends().into_iter().enumerate() {
+            let id = BenchmarkId::new(fast_name(backend), name);
+            if i == 0 {
+                group.bench_with_input(id, &data, |b, data| {
+                    b.iter(|| sha1_fast::digest(black_box(data)));
+                });
+            } else {
+                group.bench_with_input(id, &data, |b, data| {
+                    b.iter(|| backend.digest(black_box(data)));
+                });
+            }
         }
-        group.bench_with_input(BenchmarkId::new(SHA1, name), &data, |b, data| {
-            use sha1::Digest as _;
-            b.iter(|| sha1::Sha1::digest(black_box(data)));
+        peers!(bench_one(&mut group, name, &data));
+    }
+    group.finish();
+}
+
+/// Benches a peer crate's one-shot `one` on `data`.
+fn bench_one(
+    group: &mut Group<'_>,
+    name: &str,
+    data: &[u8],
+    peer: &str,
+    one: impl Fn(&[u8]) -> [u8; 20],
+) {
+    group.bench_with_input(BenchmarkId::new(peer, name), data, |b, data| {
+        b.iter(|| one(black_box(data)));
+    });
+}
+
+fn sha1_digest(data: &[u8]) -> [u8; 20] {
+    use sha1::Digest as _;
+    sha1::Sha1::digest(data).into()
+}
+
+fn smol_digest(data: &[u8]) -> [u8; 20] {
+    sha1_smol::Sha1::from(data).digest().bytes()
+}
+
+fn ring_digest(data: &[u8]) -> [u8; 20] {
+    let d = ring::digest::digest(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY, data);
+    d.as_ref().try_into().expect("20 bytes")
+}
+
+/// Message counts and sizes of the `many` group: objects the size of small
+/// git blobs and trees.
+const MANY: &[(usize, usize, &str)] = &[(1024, 64, "1024x64B"), (1024, 1000, "1024x1000B")];
+
+/// Benches a peer crate's one-shot `one` in a loop over `messages` (see
+/// [`each_message`]).
+fn bench_each(
+    group: &mut Group<'_>,
+    name: &str,
+    messages: &[&[u8]],
+    peer: &str,
+    one: impl Fn(&[u8]) -> [u8; 20],
+) {
+    let mut out = vec![[0u8; 20]; messages.len()];
+    group.bench_function(BenchmarkId::new(peer, name), |b| {
+        b.iter(|| {
+            for (message, digest) in messages.iter().zip(&mut out) {
+                *digest = one(black_box(message));
+            }
         });
-        group.bench_with_input(BenchmarkId::new("sha1_smol", name), &data, |b, data| {
-            b.iter(|| sha1_smol::Sha1::from(black_box(data)).digest().bytes());
-        });
+    });
+}
+
+fn many(c: &mut Criterion) {
+    let mut group = c.benchmark_group("many");
+    for &(count, len, name) in MANY {
+        let data = input(count * len);
+        let messages: Vec<&[u8]> = data.chunks_exact(len).collect();
+        group.throughput(Throughput::Bytes((count * len) as u64));
+        let mut out = vec![Digest::from_bytes([0; 20]); count];
+        for (i, backend) in backends().into_iter().enumerate() {
+            group.bench_function(BenchmarkId::new(fast_name(backend), name), |b| {
+                b.iter(|| {
+                    let result = if i == 0 {
+                        sha1_fast::digest_many_into(black_box(&messages), &mut out)
+                    } else {
+                        backend.digest_many_into(black_box(&messages), &mut out)
+                    };
+                    result.expect("one slot per message");
+                });
+            });
+        }
+        peers!(bench_each(&mut group, name, &messages));
     }
     group.finish();
 }
@@ -140,15 +232,193 @@ fn compress(c: &mut Criterion) {
     group.finish();
 }
 
+/// Rounds of the interleaved tables; each contender is timed once a round.
+const ROUNDS: usize = 101;
+
+/// Bytes hashed per interleaved sample: long enough for the timer, short
+/// enough that a round of a dozen contenders stays in the tens of ms.
+const SAMPLE_BYTES: usize = 256 << 10;
+
+/// A contender of an interleaved table: its name and one call's work.
+type Contender<'a> = (String, Box<dyn FnMut() + 'a>);
+
+/// Times each contender in turn for [`ROUNDS`] rounds, `len` bytes per call,
+/// after a clock sample each round; returns each one's median MB/s and
+/// median cycles per byte (each sample priced at its round's clock).
+fn interleaved(contenders: &mut [Contender<'_>], len: usize) -> Vec<(f64, f64)> {
+    let calls = SAMPLE_BYTES.div_ceil(len);
+    let mut samples = vec![(Vec::new(), Vec::new()); contenders.len()];
+    for _ in 0..ROUNDS {
+        let ghz = clock_ghz();
+        for ((_, run), (rates, cpbs)) in contenders.iter_mut().zip(&mut samples) {
+            let start = Instant::now();
+            for _ in 0..calls {
+                run();
+            }
+            let rate = (calls * len) as f64 / start.elapsed().as_secs_f64() / 1e6;
+            rates.push(rate);
+            cpbs.push(ghz * 1e3 / rate);
+        }
+    }
+    samples
+        .iter_mut()
+        .map(|(rates, cpbs)| (median(rates), median(cpbs)))
+        .collect()
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The core clock in GHz, from a dependent chain of add + rotate: two
+/// one-cycle operations per link, which no compiler can shorten.
+fn clock_ghz() -> f64 {
+    const LINKS: u32 = 1 << 18;
+    let step = black_box(0x9E37_79B9_u32);
+    let mut x = black_box(1u32);
+    let start = Instant::now();
+    for _ in 0..LINKS {
+        x = x.wrapping_add(step).rotate_left(7);
+    }
+    black_box(x);
+    2.0 * f64::from(LINKS) / start.elapsed().as_nanos() as f64
+}
+
+/// Prints one markdown row per input: the first contender's MB/s and
+/// cycles/byte, then every other one's with how many times faster the first
+/// is.
+fn table<'a>(title: &str, rows: Vec<(&str, usize, Vec<Contender<'a>>)>) {
+    println!("\n{title} (interleaved medians: MB/s, cycles/byte, first ÷ this)");
+    let mut header = true;
+    for (label, len, mut contenders) in rows {
+        if header {
+            let names: Vec<&str> = contenders.iter().map(|(n, _)| n.as_str()).collect();
+            println!("| input | {} |", names.join(" | "));
+            println!("| :--- |{}", " ---: |".repeat(names.len()));
+            header = false;
+        }
+        let stats = interleaved(&mut contenders, len);
+        let first = stats[0].0;
+        let cells: Vec<String> = stats
+            .iter()
+            .enumerate()
+            .map(|(i, &(rate, cpb))| match i {
+                0 => format!("{rate:.0}, {cpb:.2} cpb"),
+                _ => format!("{rate:.0}, {cpb:.2} cpb, **{:.2}×**", first / rate),
+            })
+            .collect();
+        println!("| {label} | {} |", cells.join(" | "));
+    }
+}
+
+/// A peer's one-shot of `data`, for the interleaved table.
+fn one_shot<'a>(data: &'a [u8], peer: &str, one: impl Fn(&[u8]) -> [u8; 20] + 'a) -> Contender<'a> {
+    let run = move || {
+        black_box(one(black_box(data)));
+    };
+    (peer.to_owned(), Box::new(run))
+}
+
+/// A peer's one-shot in a loop over `messages`, each digest stored in an
+/// output slice like `digest_many_into`'s.
+fn each_message<'a>(
+    messages: &[&'a [u8]],
+    peer: &str,
+    one: impl Fn(&[u8]) -> [u8; 20] + 'a,
+) -> Contender<'a> {
+    let messages = messages.to_vec();
+    let mut out = vec![[0u8; 20]; messages.len()];
+    let run = move || {
+        for (message, digest) in messages.iter().zip(&mut out) {
+            *digest = one(black_box(message));
+        }
+    };
+    (peer.to_owned(), Box::new(run))
+}
+
+/// The `digest` group, interleaved.
+fn digest_table() {
+    let inputs: Vec<(usize, &str, Vec<u8>)> = SIZES
+        .iter()
+        .map(|&(len, name)| (len, name, input(len)))
+        .collect();
+    let rows = inputs
+        .iter()
+        .map(|(len, name, data)| {
+            let data = &data[..];
+            let mut contenders: Vec<Contender<'_>> = Vec::new();
+            for (i, backend) in backends().into_iter().enumerate() {
+                let run: Box<dyn FnMut()> = if i == 0 {
+                    Box::new(move || {
+                        black_box(sha1_fast::digest(black_box(data)));
+                    })
+                } else {
+                    Box::new(move || {
+                        black_box(backend.digest(black_box(data)));
+                    })
+                };
+                contenders.push((fast_name(backend), run));
+            }
+            contenders.extend(peers!(one_shot(data)));
+            (*name, *len, contenders)
+        })
+        .collect();
+    table("One-shot digest", rows);
+}
+
+/// The `many` group, interleaved.
+fn many_table() {
+    let inputs: Vec<(usize, &str, Vec<u8>)> = MANY
+        .iter()
+        .map(|&(count, len, name)| (len, name, input(count * len)))
+        .collect();
+    let rows = inputs
+        .iter()
+        .map(|(len, name, data)| {
+            let messages: Vec<&[u8]> = data.chunks_exact(*len).collect();
+            let mut contenders: Vec<Contender<'_>> = Vec::new();
+            for (i, backend) in backends().into_iter().enumerate() {
+                let messages = messages.clone();
+                let mut out = vec![Digest::from_bytes([0; 20]); messages.len()];
+                let run: Box<dyn FnMut()> = Box::new(move || {
+                    let result = if i == 0 {
+                        sha1_fast::digest_many_into(black_box(&messages), &mut out)
+                    } else {
+                        backend.digest_many_into(black_box(&messages), &mut out)
+                    };
+                    result.expect("one slot per message");
+                });
+                contenders.push((fast_name(backend), run));
+            }
+            contenders.extend(peers!(each_message(&messages)));
+            (*name, data.len(), contenders)
+        })
+        .collect();
+    table(
+        "Many messages: digest_many against a loop of one-shots",
+        rows,
+    );
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
 }
 
-criterion::criterion_group! {
-    name = benches;
-    config = config();
-    targets = digest, compress
+fn main() {
+    let mut criterion = config().configure_from_args();
+    digest(&mut criterion);
+    compress(&mut criterion);
+    many(&mut criterion);
+    criterion.final_summary();
+
+    // Only for a real measuring run (`cargo bench` passes `--bench`; not
+    // for `--list` or `cargo test --benches`).
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--list") {
+        digest_table();
+        many_table();
+    }
 }
-criterion::criterion_main!(benches);

@@ -1,18 +1,27 @@
-//! The list of compression backends and the dispatch between them.
+//! The list of compression backends, run-time detection, and the dispatch
+//! between them.
 //!
 //! Adding a backend means: a variant here, an entry in [`Backend::ALL`]
 //! (ordered by preference, so [`Backend::detect`] picks the first available
-//! one), an arm in each `match`, and its own module. Nothing else in the
-//! crate names a backend.
+//! one), an arm in `name` and `engine`, an [`Engine`] variant carrying its
+//! proof of availability with arms in `Engine::compress` and
+//! `Engine::digest_many`, and its own module. Nothing else in the crate
+//! names a backend.
 
+use crate::consts::H0;
+use crate::pad::{Padded, to_digest};
+#[cfg(target_arch = "x86_64")]
+use crate::x86;
+use crate::{Digest, LengthMismatch};
 use core::fmt;
+use core::sync::atomic::{AtomicU8, Ordering};
 
 /// A SHA-1 compression implementation.
 ///
 /// Every backend computes the same function; they differ in speed and in
 /// what the CPU must support. [`Backend::Scalar`] exists on every target.
-/// New variants may be added in minor releases (hardware backends are
-/// planned), so `match`es need a wildcard arm.
+/// New variants may be added in minor releases, so `match`es need a
+/// wildcard arm.
 ///
 /// ```
 /// use sha1_fast::{Backend, Sha1};
@@ -26,6 +35,27 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Backend {
+    /// The x86 SHA extensions (SHA-NI: Intel since Goldmont and Ice Lake,
+    /// AMD since Zen), through `core::arch` intrinsics. Available only on
+    /// x86-64 CPUs that report them; listed in [`Backend::ALL`] only on
+    /// x86-64 builds.
+    ///
+    /// ```
+    /// // What `detect` picks on such a CPU, unless forced otherwise.
+    /// println!("SHA-NI here: {}", sha1_fast::Backend::ShaNi.is_available());
+    /// ```
+    ShaNi,
+    /// For x86-64 CPUs without the SHA extensions: the message schedule
+    /// four words at a time on the vector unit (SSSE3), the rounds in
+    /// scalar registers. [`crate::digest_many_into`] on it hashes eight
+    /// messages at once in the lanes of AVX2 vectors when the CPU has AVX2.
+    /// Listed in [`Backend::ALL`] only on x86-64 builds.
+    ///
+    /// ```
+    /// // Every x86-64 CPU since Core 2 has SSSE3.
+    /// println!("SIMD schedule here: {}", sha1_fast::Backend::SimdSchedule.is_available());
+    /// ```
+    SimdSchedule,
     /// Portable safe Rust: fully unrolled rounds over a 16-word schedule.
     ///
     /// ```
@@ -33,6 +63,84 @@ pub enum Backend {
     /// ```
     Scalar,
 }
+
+/// A backend that can run here, with the proof that it can.
+#[derive(Clone, Copy)]
+enum Engine {
+    #[cfg(target_arch = "x86_64")]
+    ShaNi(x86::shani::ShaNi),
+    /// With the AVX2 lanes for `digest_many`, if the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    SimdSchedule(x86::simd_schedule::Ssse3, Option<x86::avx2_lanes::Avx2>),
+    Scalar,
+}
+
+impl Engine {
+    /// Hashes the blocks of each part in turn, as one stream: a backend
+    /// keeps the state in registers from part to part.
+    #[inline]
+    fn compress(self, state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::ShaNi(token) => token.compress(state, parts),
+            #[cfg(target_arch = "x86_64")]
+            Engine::SimdSchedule(token, _) => token.compress(state, parts),
+            Engine::Scalar => {
+                for blocks in parts {
+                    crate::scalar::compress(state, blocks);
+                }
+            }
+        }
+    }
+
+    /// `out` has one slot per message.
+    #[inline]
+    fn digest_many(self, messages: &[&[u8]], out: &mut [Digest]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::ShaNi(token) => token.digest_many(messages, out),
+            #[cfg(target_arch = "x86_64")]
+            Engine::SimdSchedule(_, Some(lanes)) => lanes.digest_many(messages, out),
+            // A core bound by its scalar rounds gains nothing from
+            // interleaving.
+            _ => {
+                for (message, digest) in messages.iter().zip(out) {
+                    *digest = self.digest(message);
+                }
+            }
+        }
+    }
+
+    /// The one-shot path: full blocks straight from `data`, then the tail
+    /// padded on the stack, in one backend call; no hasher, no buffer of
+    /// the data. Building the tail first lets the core hash the body while
+    /// the tail's stores settle.
+    #[inline]
+    fn digest(self, data: &[u8]) -> Digest {
+        // SHA-NI has its own entry for the whole one-shot: it starts from
+        // the constant H(0) and writes the digest from registers, which
+        // took a 64-byte one-shot from 1.12× to 1.34× the `sha1` crate.
+        #[cfg(target_arch = "x86_64")]
+        if let Engine::ShaNi(token) = self {
+            return token.digest(data);
+        }
+        let (body, rest) = data.as_chunks::<64>();
+        let mut tail = Padded::EMPTY;
+        tail.fill(rest, data.len() as u64);
+        let mut state = H0;
+        self.compress(&mut state, &[body, tail.blocks()]);
+        to_digest(state)
+    }
+}
+
+/// [`Backend::detect`]'s choice: an index into [`Backend::ALL`], or
+/// [`UNDECIDED`].
+static DETECTED: AtomicU8 = AtomicU8::new(UNDECIDED);
+const UNDECIDED: u8 = u8::MAX;
+
+/// The environment variable [`Backend::detect`] reads once (with `std`).
+#[cfg(feature = "std")]
+const FORCE_VAR: &str = "SHA1_FAST_BACKEND";
 
 impl Backend {
     /// Every backend this build knows, best first, whether or not the
@@ -43,11 +151,21 @@ impl Backend {
     ///
     /// assert!(Backend::ALL.contains(&Backend::Scalar));
     /// assert!(Backend::ALL.contains(&Backend::detect()));
+    /// assert_eq!(Backend::ALL.contains(&Backend::ShaNi), cfg!(target_arch = "x86_64"));
+    /// assert_eq!(Backend::ALL.contains(&Backend::SimdSchedule), cfg!(target_arch = "x86_64"));
     /// ```
-    pub const ALL: &'static [Backend] = &[Backend::Scalar];
+    pub const ALL: &'static [Backend] = &[
+        #[cfg(target_arch = "x86_64")]
+        Backend::ShaNi,
+        #[cfg(target_arch = "x86_64")]
+        Backend::SimdSchedule,
+        Backend::Scalar,
+    ];
 
-    /// Whether this backend can run here (compiled in and supported by the
-    /// CPU).
+    /// Whether this backend can run here: compiled in, supported by the
+    /// CPU, and detection not turned off with
+    /// `--cfg sha1_fast_force="none"`. Cheap: CPUID is read once and
+    /// cached.
     ///
     /// ```
     /// let usable: Vec<_> = sha1_fast::Backend::ALL.iter().filter(|b| b.is_available()).collect();
@@ -55,43 +173,135 @@ impl Backend {
     /// ```
     #[inline]
     pub fn is_available(self) -> bool {
-        match self {
-            Backend::Scalar => true,
-        }
+        self.engine().is_some()
     }
 
-    /// A short lowercase name, stable across releases, for logs, benches
-    /// and command lines.
+    /// A short lowercase name, stable across releases, for logs, benches,
+    /// command lines and `SHA1_FAST_BACKEND`.
     ///
     /// ```
     /// assert_eq!(sha1_fast::Backend::Scalar.name(), "scalar");
+    /// assert_eq!(sha1_fast::Backend::ShaNi.name(), "shani");
+    /// assert_eq!(sha1_fast::Backend::SimdSchedule.name(), "simd");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
+            Backend::ShaNi => "shani",
+            Backend::SimdSchedule => "simd",
             Backend::Scalar => "scalar",
         }
     }
 
-    /// The backend [`crate::compress`] and [`crate::Sha1::new`] use: the
-    /// first available entry of [`Backend::ALL`].
+    /// The backend of [`Backend::ALL`] called `name`, if this build has
+    /// one.
     ///
-    /// Building with `RUSTFLAGS='--cfg sha1_fast_force="scalar"'` pins it
-    /// to [`Backend::Scalar`].
+    /// ```
+    /// use sha1_fast::Backend;
+    ///
+    /// assert_eq!(Backend::from_name("scalar"), Some(Backend::Scalar));
+    /// assert_eq!(Backend::from_name("turbo"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL.iter().copied().find(|b| b.name() == name)
+    }
+
+    /// The backend [`crate::digest()`], [`crate::digest_many_into`],
+    /// [`crate::compress`] and [`crate::Sha1::new`] use, decided on the
+    /// first call and cached:
+    ///
+    /// 1. `--cfg sha1_fast_force="NAME"` at build time (`scalar`, `shani`
+    ///    or `simd`) forces that backend; `none` turns hardware detection
+    ///    off altogether, so only [`Backend::Scalar`] is available;
+    /// 2. otherwise, with the `std` feature, the environment variable
+    ///    `SHA1_FAST_BACKEND=NAME` (read once) forces that backend, and
+    ///    `auto` or an empty value means no forcing;
+    /// 3. otherwise the first available entry of [`Backend::ALL`].
+    ///
+    /// A forced backend that is unavailable here, or a name this build
+    /// does not know, gives [`Backend::Scalar`]: forcing never runs an
+    /// instruction the CPU lacks. Forcing changes only this choice; every
+    /// available backend still works through [`crate::Sha1::with_backend`]
+    /// and the [`Backend`] methods.
     ///
     /// ```
     /// let backend = sha1_fast::Backend::detect();
     /// assert!(backend.is_available());
+    /// assert_eq!(sha1_fast::Sha1::new().backend(), backend);
     /// ```
     #[inline]
     pub fn detect() -> Backend {
-        if cfg!(sha1_fast_force = "scalar") {
-            return Backend::Scalar;
+        match Backend::ALL.get(usize::from(DETECTED.load(Ordering::Relaxed))) {
+            Some(&backend) => backend,
+            None => Backend::decide(),
         }
-        Backend::ALL
-            .iter()
-            .copied()
-            .find(|b| b.is_available())
-            .unwrap_or(Backend::Scalar)
+    }
+
+    /// [`Backend::detect`]'s first call. Threads racing here all compute
+    /// the same answer, so a plain store is enough.
+    #[cold]
+    fn decide() -> Backend {
+        let chosen = match Backend::forced() {
+            Some(forced) if forced.is_available() => forced,
+            Some(_) => Backend::Scalar,
+            None => Backend::ALL
+                .iter()
+                .copied()
+                .find(|b| b.is_available())
+                .unwrap_or(Backend::Scalar),
+        };
+        if let Some(index) = Backend::ALL.iter().position(|&b| b == chosen) {
+            DETECTED.store(index as u8, Ordering::Relaxed);
+        }
+        chosen
+    }
+
+    /// The backend the build or the environment asks for, if any.
+    /// [`Backend::Scalar`] stands in for names this build does not know.
+    fn forced() -> Option<Backend> {
+        let by_name = |name: &str| Some(Backend::from_name(name).unwrap_or(Backend::Scalar));
+        if cfg!(sha1_fast_force = "scalar") || cfg!(sha1_fast_force = "none") {
+            return Some(Backend::Scalar);
+        }
+        if cfg!(sha1_fast_force = "shani") {
+            return by_name("shani");
+        }
+        if cfg!(sha1_fast_force = "simd") {
+            return by_name("simd");
+        }
+        #[cfg(feature = "std")]
+        if let Some(value) = std::env::var_os(FORCE_VAR) {
+            return match value.to_str() {
+                Some("" | "auto") => None,
+                Some(name) => by_name(name),
+                None => Some(Backend::Scalar),
+            };
+        }
+        None
+    }
+
+    /// This backend with its proof of availability, or `None`.
+    #[inline]
+    fn engine(self) -> Option<Engine> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi => x86::shani::ShaNi::detect().map(Engine::ShaNi),
+            #[cfg(target_arch = "x86_64")]
+            Backend::SimdSchedule => x86::simd_schedule::Ssse3::detect()
+                .map(|token| Engine::SimdSchedule(token, x86::avx2_lanes::Avx2::detect())),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::ShaNi | Backend::SimdSchedule => None,
+            Backend::Scalar => Some(Engine::Scalar),
+        }
+    }
+
+    /// [`Backend::engine`], or a panic naming the backend.
+    #[inline]
+    #[track_caller]
+    fn engine_or_panic(self) -> Engine {
+        match self.engine() {
+            Some(engine) => engine,
+            None => panic!("SHA-1 backend `{self}` is not available on this CPU"),
+        }
     }
 
     /// Hashes `blocks` into `state` with this backend; see
@@ -114,14 +324,69 @@ impl Backend {
     /// }
     /// ```
     #[inline]
+    #[track_caller]
     pub fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        assert!(
-            self.is_available(),
-            "SHA-1 backend `{self}` is not available on this CPU"
-        );
-        match self {
-            Backend::Scalar => crate::scalar::compress(state, blocks),
+        self.engine_or_panic().compress(state, &[blocks]);
+    }
+
+    /// SHA-1 of `data` with this backend: [`crate::digest()`] without the
+    /// detection.
+    ///
+    /// # Panics
+    ///
+    /// If the backend is not available ([`Backend::is_available`]).
+    ///
+    /// ```
+    /// use sha1_fast::Backend;
+    ///
+    /// for &backend in Backend::ALL.iter().filter(|b| b.is_available()) {
+    ///     assert_eq!(backend.digest(b"abc"), sha1_fast::digest(b"abc"), "{backend}");
+    /// }
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn digest(self, data: &[u8]) -> Digest {
+        self.engine_or_panic().digest(data)
+    }
+
+    /// [`crate::digest_many_into`] with this backend.
+    ///
+    /// # Errors
+    ///
+    /// [`LengthMismatch`] if `out` does not have exactly one slot per
+    /// message; `out` is then left as it was.
+    ///
+    /// # Panics
+    ///
+    /// If the backend is not available ([`Backend::is_available`]).
+    ///
+    /// ```
+    /// use sha1_fast::{Backend, Digest};
+    ///
+    /// let messages: [&[u8]; 3] = [b"a", b"bc", &[7; 1000]];
+    /// for &backend in Backend::ALL.iter().filter(|b| b.is_available()) {
+    ///     let mut out = [Digest::from_bytes([0; 20]); 3];
+    ///     backend.digest_many_into(&messages, &mut out)?;
+    ///     assert_eq!(out[2], sha1_fast::digest(&[7; 1000]), "{backend}");
+    /// }
+    /// # Ok::<(), sha1_fast::LengthMismatch>(())
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn digest_many_into(
+        self,
+        messages: &[&[u8]],
+        out: &mut [Digest],
+    ) -> Result<(), LengthMismatch> {
+        let engine = self.engine_or_panic();
+        if messages.len() != out.len() {
+            return Err(LengthMismatch {
+                messages: messages.len(),
+                digests: out.len(),
+            });
         }
+        engine.digest_many(messages, out);
+        Ok(())
     }
 }
 
@@ -133,5 +398,49 @@ impl Backend {
 impl fmt::Display for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Engine;
+    use crate::{Digest, reference};
+
+    /// Every engine's `digest_many` against the reference, including the
+    /// SIMD-schedule engine without its AVX2 lanes (what a CPU with SSSE3
+    /// but no AVX2 runs), which no public call can select on a machine
+    /// that has AVX2.
+    #[test]
+    fn digest_many_of_every_engine() {
+        let mut data = [0u8; 700];
+        for (i, byte) in data.iter_mut().enumerate() {
+            *byte = (i * 7 + i / 251) as u8;
+        }
+        let mut messages: [&[u8]; 40] = [&[]; 40];
+        for (i, message) in messages.iter_mut().enumerate() {
+            *message = &data[i..i * 17 % 700];
+        }
+        let mut engines = [None; 4];
+        engines[0] = Some(Engine::Scalar);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::x86::{avx2_lanes::Avx2, shani::ShaNi, simd_schedule::Ssse3};
+            engines[1] = ShaNi::detect().map(Engine::ShaNi);
+            engines[2] = Ssse3::detect().map(|t| Engine::SimdSchedule(t, None));
+            engines[3] = Ssse3::detect().map(|t| Engine::SimdSchedule(t, Avx2::detect()));
+        }
+        for (which, engine) in engines.into_iter().enumerate() {
+            let Some(engine) = engine else { continue };
+            let mut out = [Digest::from_bytes([0; 20]); 40];
+            engine.digest_many(&messages, &mut out);
+            for (message, digest) in messages.iter().zip(out) {
+                assert_eq!(
+                    digest.to_bytes(),
+                    reference::digest(message),
+                    "engine {which}, {} bytes",
+                    message.len()
+                );
+            }
+        }
     }
 }

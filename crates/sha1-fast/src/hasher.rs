@@ -1,6 +1,7 @@
 //! The streaming hasher: buffering and padding around [`Backend::compress`].
 
 use crate::consts::H0;
+use crate::pad::{Padded, to_digest};
 use crate::{Backend, Digest};
 use core::fmt;
 
@@ -121,25 +122,10 @@ impl Sha1 {
     /// assert_eq!(hasher.finalize().to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
     /// ```
     pub fn finalize(mut self) -> Digest {
-        let bits = self.len.wrapping_mul(8);
-        let used = self.buffered;
-        self.buffer[used] = 0x80;
-        self.buffer[used + 1..].fill(0);
-        // The 64-bit length needs the last 8 bytes of a block.
-        if used + 1 > BLOCK - 8 {
-            self.backend
-                .compress(&mut self.state, core::slice::from_ref(&self.buffer));
-            self.buffer.fill(0);
-        }
-        self.buffer[BLOCK - 8..].copy_from_slice(&bits.to_be_bytes());
-        self.backend
-            .compress(&mut self.state, core::slice::from_ref(&self.buffer));
-
-        let mut out = [0u8; Digest::LEN];
-        for (bytes, word) in out.chunks_exact_mut(4).zip(self.state) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
-        Digest::from_bytes(out)
+        let mut tail = Padded::EMPTY;
+        tail.fill(&self.buffer[..self.buffered], self.len);
+        self.backend.compress(&mut self.state, tail.blocks());
+        to_digest(self.state)
     }
 
     /// Forgets everything hashed so far; the backend is kept.

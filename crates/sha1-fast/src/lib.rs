@@ -1,8 +1,12 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![forbid(unsafe_code)]
+// `unsafe` is allowed only in the hardware backends (`x86::*`), each
+// block justified by the CPU detection behind it.
+#![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
@@ -13,15 +17,29 @@ mod hasher;
 #[cfg(any(test, feature = "ladder"))]
 #[doc(hidden)]
 pub mod ladder;
+mod lanes;
+mod many;
+mod pad;
 #[doc(hidden)]
 pub mod reference;
 mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use backend::Backend;
 pub use digest::{Digest, ParseDigestError};
 pub use hasher::Sha1;
+#[cfg(feature = "alloc")]
+pub use many::digest_many;
+pub use many::{LengthMismatch, digest_many_into};
 
-/// SHA-1 of `data` in one call.
+/// SHA-1 of `data` in one call, with the backend [`Backend::detect`]
+/// picks.
+///
+/// This is the lean path: no [`Sha1`] state and no copy of the data. The
+/// full blocks are read in place, the partial block at the end is padded
+/// into one or two blocks on the stack, and both go to the backend in a
+/// single call, so the state stays in registers throughout.
 ///
 /// ```
 /// let d = sha1_fast::digest(b"abc");
@@ -29,9 +47,7 @@ pub use hasher::Sha1;
 /// ```
 #[inline]
 pub fn digest(data: &[u8]) -> Digest {
-    let mut hasher = Sha1::new();
-    hasher.update(data);
-    hasher.finalize()
+    Backend::detect().digest(data)
 }
 
 /// The SHA-1 compression function: hashes each 64-byte block of `blocks`

@@ -110,13 +110,68 @@ fn backends_are_listed_named_and_detected() {
     }
     let best = Backend::detect();
     assert!(best.is_available());
-    assert_eq!(
-        Backend::ALL.iter().find(|b| b.is_available()),
-        Some(&best),
-        "detect picks the first available"
-    );
+    if std::env::var_os("SHA1_FAST_BACKEND").is_none() {
+        assert_eq!(
+            Backend::ALL.iter().find(|b| b.is_available()),
+            Some(&best),
+            "detect picks the first available"
+        );
+    }
     assert_eq!(Sha1::new().backend(), best);
     assert_eq!(Sha1::default().backend(), best);
+}
+
+/// What `SHA1_FAST_BACKEND` (read once by `detect`) must do, so that the
+/// CI runs of this suite with each forced backend test what they say.
+#[test]
+fn forced_backend_is_honoured() {
+    let detected = Backend::detect();
+    let forced = std::env::var("SHA1_FAST_BACKEND").unwrap_or_default();
+    // Visible with `--nocapture` or `--show-output`.
+    println!("SHA1_FAST_BACKEND={forced:?}: detect() = {detected}");
+    // The build-time cfg wins over the environment.
+    let requested = if cfg!(sha1_fast_force = "scalar") || cfg!(sha1_fast_force = "none") {
+        "scalar"
+    } else if cfg!(sha1_fast_force = "shani") {
+        "shani"
+    } else if cfg!(sha1_fast_force = "simd") {
+        "simd"
+    } else {
+        forced.as_str()
+    };
+    let expected = match requested {
+        "" | "auto" => *Backend::ALL.iter().find(|b| b.is_available()).unwrap(),
+        name => Backend::from_name(name)
+            .filter(|b| b.is_available())
+            .unwrap_or(Backend::Scalar),
+    };
+    assert_eq!(detected, expected, "SHA1_FAST_BACKEND={forced:?}");
+    assert_eq!(Backend::detect(), detected, "the choice is cached");
+    assert_eq!(Sha1::new().backend(), detected);
+}
+
+#[test]
+fn backends_parse_from_their_names() {
+    for &backend in Backend::ALL {
+        assert_eq!(Backend::from_name(backend.name()), Some(backend));
+    }
+    for name in ["", "auto", "SCALAR", "sha-ni", "none"] {
+        assert_eq!(Backend::from_name(name), None, "{name:?}");
+    }
+    assert_eq!(
+        Backend::ALL.contains(&Backend::ShaNi),
+        cfg!(target_arch = "x86_64")
+    );
+}
+
+#[test]
+fn unavailable_backends_panic() {
+    for &backend in Backend::ALL.iter().filter(|b| !b.is_available()) {
+        let mut state = [0; 5];
+        assert!(std::panic::catch_unwind(move || backend.compress(&mut state, &[])).is_err());
+        assert!(std::panic::catch_unwind(|| backend.digest(b"")).is_err());
+        assert!(Sha1::with_backend(backend).is_none());
+    }
 }
 
 #[test]

@@ -23,6 +23,11 @@ fn every_length_up_to_2048() {
         assert_eq!(sha1_fast::digest(input), expected, "digest(), {len} bytes");
         for backend in backends() {
             assert_eq!(
+                backend.digest(input),
+                expected,
+                "{backend} one-shot, {len} bytes"
+            );
+            assert_eq!(
                 chunked(backend, input, len.max(1)),
                 expected,
                 "{backend} whole, {len} bytes"

@@ -47,8 +47,8 @@ pub fn after_reset(backend: Backend, data: &[u8]) -> Digest {
 }
 
 /// Checks every way of hashing `data` against `expected`: the reference,
-/// the one-shot API, and every backend fed whole, after `reset`, and in
-/// `chunks`.
+/// the one-shot API, and every backend one-shot, fed whole, after `reset`,
+/// and in `chunks`.
 pub fn check_all(data: &[u8], expected: Digest, chunks: &[usize], what: &str) {
     assert_eq!(
         Digest::from(sha1_fast::reference::digest(data)),
@@ -57,6 +57,7 @@ pub fn check_all(data: &[u8], expected: Digest, chunks: &[usize], what: &str) {
     );
     assert_eq!(sha1_fast::digest(data), expected, "digest(), {what}");
     for backend in backends() {
+        assert_eq!(backend.digest(data), expected, "{backend} one-shot, {what}");
         assert_eq!(
             chunked(backend, data, data.len().max(1)),
             expected,

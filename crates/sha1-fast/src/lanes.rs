@@ -1,0 +1,154 @@
+//! Many independent messages through `N` interleaved compression streams
+//! ("lanes"), for the backends that gain from running several at once.
+//!
+//! Each lane holds a state and a cursor into its message: the message's
+//! full 64-byte blocks are read in place, then its one or two padded tail
+//! blocks from a small per-lane buffer. Every step the backend hashes one
+//! block of each active lane; a lane whose message is finished writes its
+//! digest and takes the next message. When the messages run out and fewer
+//! than `min_lanes` lanes are still busy, each finishes alone on the
+//! single-stream compressor, which is faster than stepping a
+//! half-empty set of lanes.
+
+use crate::Digest;
+use crate::consts::H0;
+use crate::pad::{Padded, to_digest};
+
+/// What an idle lane points at, so every slot of the block array is valid.
+static IDLE: [u8; 64] = [0; 64];
+
+/// Where one lane is in its message.
+struct Cursor<'a> {
+    /// Full blocks of the message not hashed yet.
+    body: &'a [[u8; 64]],
+    /// The padded end of the message.
+    tail: Padded,
+    /// Tail blocks already hashed.
+    tail_done: usize,
+    /// Which message this is, and so which digest slot it fills.
+    index: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor with no message, until [`Cursor::start`].
+    fn idle() -> Cursor<'a> {
+        Cursor {
+            body: &[],
+            tail: Padded::EMPTY,
+            tail_done: 0,
+            index: usize::MAX,
+        }
+    }
+
+    /// Points the cursor at `message`, number `index`, rewriting the tail
+    /// buffer in place (see [`Padded::fill`]).
+    #[inline(always)]
+    fn start(&mut self, index: usize, message: &'a [u8]) {
+        let (body, rest) = message.as_chunks::<64>();
+        self.body = body;
+        self.tail.fill(rest, message.len() as u64);
+        self.tail_done = 0;
+        self.index = index;
+    }
+
+    /// The next block to hash; the message always has one until
+    /// [`Cursor::advance`] says it is finished.
+    #[inline(always)]
+    fn block(&self) -> &[u8; 64] {
+        match self.body.first() {
+            Some(block) => block,
+            None => &self.tail.blocks()[self.tail_done],
+        }
+    }
+
+    /// Steps past [`Cursor::block`]; true when that was the last block.
+    #[inline(always)]
+    fn advance(&mut self) -> bool {
+        if let [_, rest @ ..] = self.body {
+            self.body = rest;
+            false
+        } else {
+            self.tail_done += 1;
+            self.tail_done == self.tail.blocks().len()
+        }
+    }
+
+    /// Hashes everything left with a single-stream compressor.
+    #[inline(always)]
+    fn finish(
+        &self,
+        state: &mut [u32; 5],
+        compress: &mut impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
+    ) {
+        compress(state, &[self.body, &self.tail.blocks()[self.tail_done..]]);
+    }
+}
+
+/// Hashes `messages[i]` into `out[i]` (the slices have equal lengths).
+///
+/// - `step(states, blocks, active)` hashes `blocks[i]` into `states[i]` for
+///   every `i < active`; the slots from `active` on hold finished lanes'
+///   states and a zero block, which a fixed-width kernel may hash and a
+///   variable-width one skips.
+/// - `compress(state, parts)` is the backend's single-stream compressor,
+///   hashing the blocks of each part in turn.
+///
+/// Inlined so that a `#[target_feature]` caller compiles all of it, closures
+/// included, with its features.
+#[inline(always)]
+pub(crate) fn run<const N: usize>(
+    messages: &[&[u8]],
+    out: &mut [Digest],
+    min_lanes: usize,
+    mut step: impl FnMut(&mut [[u32; 5]; N], &[&[u8; 64]; N], usize),
+    mut compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
+) {
+    debug_assert_eq!(messages.len(), out.len());
+    debug_assert!((1..=N).contains(&min_lanes));
+    let mut pending = messages.iter().copied().enumerate();
+    let mut states = [H0; N];
+    let mut cursors: [Cursor<'_>; N] = core::array::from_fn(|_| Cursor::idle());
+    let mut active = 0;
+    for cursor in &mut cursors {
+        let Some((index, message)) = pending.next() else {
+            break;
+        };
+        cursor.start(index, message);
+        active += 1;
+    }
+
+    while active >= min_lanes {
+        let mut blocks = [&IDLE; N];
+        for (block, cursor) in blocks.iter_mut().zip(&cursors[..active]) {
+            *block = cursor.block();
+        }
+        step(&mut states, &blocks, active);
+
+        let mut lane = 0;
+        while lane < active {
+            if !cursors[lane].advance() {
+                lane += 1;
+                continue;
+            }
+            out[cursors[lane].index] = to_digest(states[lane]);
+            states[lane] = H0;
+            if let Some((index, message)) = pending.next() {
+                cursors[lane].start(index, message);
+                lane += 1;
+            } else {
+                // Keep the busy lanes at the front; look at the one moved
+                // here next.
+                active -= 1;
+                cursors.swap(lane, active);
+                states.swap(lane, active);
+            }
+        }
+    }
+
+    // No messages are waiting (the loop refills every lane it can), so
+    // these are the last few.
+    for (state, cursor) in states.iter_mut().zip(&cursors).take(active) {
+        cursor.finish(state, &mut compress);
+        out[cursor.index] = to_digest(*state);
+    }
+}

@@ -1,0 +1,286 @@
+//! Eight independent SHA-1 messages, one block each, in the eight 32-bit
+//! lanes of AVX2 vectors ([`compress_lanes`]): `digest_many` on the
+//! SIMD-schedule backend when the CPU has AVX2.
+//!
+//! Lane `i` of every vector belongs to message `i`. The 8×16 block words
+//! are loaded row-wise (two 32-byte loads per block), byte-swapped and
+//! transposed with unpack/permute shuffles into sixteen W_t vectors; the
+//! schedule (a 16-vector ring, `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`)
+//! and all 80 rounds then run lane-wise with add/xor/and/or and rotates as
+//! shift pairs (AVX2 has no vector rotate).
+//!
+//! What bounds it (measured on Zen 5, see `docs/sha1.md`):
+//! a round's critical path a → (shift, shift) → or → add → next a is three
+//! dependent vector operations, and simple vector integer operations have
+//! a two-cycle latency there, so 80 rounds take at least 480 cycles for
+//! the eight blocks (0.94 cycles/byte); the per-call transposition of the
+//! eight states between `[[u32; 5]; 8]` and vectors adds about 8%.
+//!
+//! Required CPU feature: **`avx2`** (with the OS saving the YMM
+//! registers). The only way in is through [`Avx2`], a token that
+//! [`Avx2::detect`] makes after CPUID (cached by `cpufeatures`) reported
+//! it.
+
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_loadu_si256, _mm256_or_si256,
+    _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32,
+    _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
+    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    _mm256_xor_si256,
+};
+
+use super::simd_schedule;
+use crate::Digest;
+use crate::consts::K;
+use crate::lanes;
+
+// The feature list of every `#[target_feature]` below (`cpufeatures` also
+// checks that the OS saves the YMM registers).
+cpufeatures::new!(cpuid, "avx2");
+
+/// Below this many busy lanes (when the messages have run out), each
+/// finishes alone on the SIMD-schedule kernel: an eight-lane step costs
+/// the same however many lanes are busy, and one lane of it runs at about
+/// 460 MB/s against 1 600 MB/s for a single stream.
+const MIN_LANES: usize = 4;
+
+/// Proof that the CPU has AVX2 (and so SSSE3).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2(());
+
+impl Avx2 {
+    /// The token, if the CPU and OS support AVX2. Cheap after the first
+    /// call. `--cfg sha1_fast_force="none"` turns detection off.
+    #[inline]
+    pub(crate) fn detect() -> Option<Avx2> {
+        (!cfg!(sha1_fast_force = "none") && cpuid::get()).then_some(Avx2(()))
+    }
+
+    /// [`crate::digest_many_into`] on eight lanes; `out` has one slot per
+    /// message.
+    #[inline]
+    pub(crate) fn digest_many(self, messages: &[&[u8]], out: &mut [Digest]) {
+        // SAFETY: `self` exists, so `Avx2::detect` saw the feature that
+        // `digest_lanes` enables.
+        unsafe { digest_lanes(messages, out) }
+    }
+}
+
+/// Many messages, eight at a time, one block of each per step; idle lanes
+/// hash a dummy block into a state nobody reads.
+#[target_feature(enable = "avx2")]
+fn digest_lanes(messages: &[&[u8]], out: &mut [Digest]) {
+    lanes::run::<8>(
+        messages,
+        out,
+        MIN_LANES,
+        |states, blocks, _| compress_lanes(states, *blocks),
+        |state, parts| {
+            for blocks in parts {
+                simd_schedule::compress_blocks(state, blocks);
+            }
+        },
+    );
+}
+
+/// rotl(x, n) per lane as a shift pair (the halves are disjoint).
+macro_rules! rol {
+    ($x:expr, 1) => {{
+        let x = $x;
+        // x + x is x << 1 on any vector ALU port, sparing a shift.
+        _mm256_or_si256(_mm256_add_epi32(x, x), _mm256_srli_epi32::<31>(x))
+    }};
+    ($x:expr, $n:literal) => {{
+        let x = $x;
+        _mm256_or_si256(
+            _mm256_slli_epi32::<$n>(x),
+            _mm256_srli_epi32::<{ 32 - $n }>(x),
+        )
+    }};
+}
+
+/// Ch(b, c, d) = d ^ (b & (c ^ d)).
+macro_rules! ch {
+    ($b:ident, $c:ident, $d:ident) => {
+        _mm256_xor_si256($d, _mm256_and_si256($b, _mm256_xor_si256($c, $d)))
+    };
+}
+
+/// Parity(b, c, d) = b ^ c ^ d.
+macro_rules! parity {
+    ($b:ident, $c:ident, $d:ident) => {
+        _mm256_xor_si256(_mm256_xor_si256($c, $d), $b)
+    };
+}
+
+/// Maj(b, c, d) = (b & (c | d)) | (c & d).
+macro_rules! maj {
+    ($b:ident, $c:ident, $d:ident) => {
+        _mm256_or_si256(
+            _mm256_and_si256($b, _mm256_or_si256($c, $d)),
+            _mm256_and_si256($c, $d),
+        )
+    };
+}
+
+/// Round `$t`: extend the schedule ring from round 16 on, then the round.
+macro_rules! round {
+    ($w:ident, $t:literal, $f:ident, $k:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        if $t >= 16 {
+            $w[$t % 16] = rol!(
+                _mm256_xor_si256(
+                    _mm256_xor_si256($w[($t + 13) % 16], $w[($t + 8) % 16]),
+                    _mm256_xor_si256($w[($t + 2) % 16], $w[$t % 16]),
+                ),
+                1
+            );
+        }
+        let wk = _mm256_add_epi32($w[$t % 16], $k);
+        $e = _mm256_add_epi32(
+            _mm256_add_epi32(_mm256_add_epi32($e, wk), $f!($b, $c, $d)),
+            rol!($a, 5),
+        );
+        $b = rol!($b, 30);
+    };
+}
+
+/// Rounds for a list of literal `t`s sharing f and K, renaming
+/// [a b c d e] → [e a b c d] after each.
+macro_rules! rounds {
+    ($w:ident, $f:ident, $k:expr, [$a:ident $b:ident $c:ident $d:ident $e:ident]; $t:literal $($rest:literal)*) => {
+        round!($w, $t, $f, $k, $a, $b, $c, $d, $e);
+        rounds!($w, $f, $k, [$e $a $b $c $d]; $($rest)*);
+    };
+    ($w:ident, $f:ident, $k:expr, [$($v:ident)*];) => {};
+}
+
+/// 8×8 transpose of 32-bit elements: row `i` of the input is lane `i` of
+/// every output; output `j` holds element `j` of every row.
+macro_rules! transpose8 {
+    ($r:ident) => {{
+        let t0 = _mm256_unpacklo_epi32($r[0], $r[1]); // 0 of r0 r1, 1 of r0 r1 | 4.., 5..
+        let t1 = _mm256_unpackhi_epi32($r[0], $r[1]); // 2, 3 | 6, 7
+        let t2 = _mm256_unpacklo_epi32($r[2], $r[3]);
+        let t3 = _mm256_unpackhi_epi32($r[2], $r[3]);
+        let t4 = _mm256_unpacklo_epi32($r[4], $r[5]);
+        let t5 = _mm256_unpackhi_epi32($r[4], $r[5]);
+        let t6 = _mm256_unpacklo_epi32($r[6], $r[7]);
+        let t7 = _mm256_unpackhi_epi32($r[6], $r[7]);
+        let u0 = _mm256_unpacklo_epi64(t0, t2); // 0 of r0..r3 | 4 of r0..r3
+        let u1 = _mm256_unpackhi_epi64(t0, t2); // 1 | 5
+        let u2 = _mm256_unpacklo_epi64(t1, t3); // 2 | 6
+        let u3 = _mm256_unpackhi_epi64(t1, t3); // 3 | 7
+        let u4 = _mm256_unpacklo_epi64(t4, t6); // same for r4..r7
+        let u5 = _mm256_unpackhi_epi64(t4, t6);
+        let u6 = _mm256_unpacklo_epi64(t5, t7);
+        let u7 = _mm256_unpackhi_epi64(t5, t7);
+        [
+            _mm256_permute2x128_si256::<0x20>(u0, u4),
+            _mm256_permute2x128_si256::<0x20>(u1, u5),
+            _mm256_permute2x128_si256::<0x20>(u2, u6),
+            _mm256_permute2x128_si256::<0x20>(u3, u7),
+            _mm256_permute2x128_si256::<0x31>(u0, u4),
+            _mm256_permute2x128_si256::<0x31>(u1, u5),
+            _mm256_permute2x128_si256::<0x31>(u2, u6),
+            _mm256_permute2x128_si256::<0x31>(u3, u7),
+        ]
+    }};
+}
+
+/// Words `8 * $half..8 * $half + 8` of the eight blocks, byte-swapped and
+/// transposed: element `j` is word `8 * $half + j` of every block.
+macro_rules! load8 {
+    ($blocks:ident, $half:literal, $bswap:ident) => {{
+        let mut r = [$bswap; 8];
+        let mut i = 0;
+        while i < 8 {
+            // SAFETY: `$blocks[i]` is a `&[u8; 64]` and `$half < 2`, so the
+            // 32 bytes at `32 * $half` are in bounds; `loadu` has no
+            // alignment requirement.
+            let v = unsafe { _mm256_loadu_si256($blocks[i].as_ptr().add(32 * $half).cast()) };
+            r[i] = _mm256_shuffle_epi8(v, $bswap);
+            i += 1;
+        }
+        transpose8!(r)
+    }};
+}
+
+/// The eight states, lane `i` of vector `j` = `states[i][j]`.
+macro_rules! load_states {
+    ($states:expr) => {{
+        let s: &[[u32; 5]; 8] = $states;
+        [0, 1, 2, 3, 4].map(|j| {
+            _mm256_setr_epi32(
+                s[0][j] as i32,
+                s[1][j] as i32,
+                s[2][j] as i32,
+                s[3][j] as i32,
+                s[4][j] as i32,
+                s[5][j] as i32,
+                s[6][j] as i32,
+                s[7][j] as i32,
+            )
+        })
+    }};
+}
+
+/// Writes lane `i` of vector `j` of `$h` to `states[i][j]`.
+macro_rules! store_states {
+    ($states:expr, $h:expr) => {{
+        let h: [__m256i; 5] = $h;
+        let mut lanes = [[0u32; 8]; 5];
+        for (dst, v) in lanes.iter_mut().zip(h) {
+            // SAFETY: `dst` is a `[u32; 8]`, 32 writable bytes; `storeu` has
+            // no alignment requirement.
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), v) };
+        }
+        for (i, st) in $states.iter_mut().enumerate() {
+            for (j, word) in st.iter_mut().enumerate() {
+                *word = lanes[j][i];
+            }
+        }
+    }};
+}
+
+/// One block of each lane: `$h` (eight states as five vectors) becomes
+/// the states after the blocks `$blocks: [&[u8; 64]; 8]`.
+macro_rules! block8 {
+    ($h:ident, $blocks:expr) => {{
+        let blocks: [&[u8; 64]; 8] = $blocks;
+        let bswap = _mm256_setr_epi8(
+            3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, //
+            3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
+        );
+        let lo = load8!(blocks, 0, bswap);
+        let hi = load8!(blocks, 1, bswap);
+        let mut w: [__m256i; 16] = [
+            lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], //
+            hi[0], hi[1], hi[2], hi[3], hi[4], hi[5], hi[6], hi[7],
+        ];
+        let [mut a, mut b, mut c, mut d, mut e] = $h;
+        let k0 = _mm256_set1_epi32(K[0] as i32);
+        let k1 = _mm256_set1_epi32(K[1] as i32);
+        let k2 = _mm256_set1_epi32(K[2] as i32);
+        let k3 = _mm256_set1_epi32(K[3] as i32);
+        rounds!(w, ch, k0, [a b c d e]; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
+        rounds!(w, parity, k1, [a b c d e]; 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39);
+        rounds!(w, maj, k2, [a b c d e]; 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59);
+        rounds!(w, parity, k3, [a b c d e]; 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+        $h = [
+            _mm256_add_epi32(a, $h[0]),
+            _mm256_add_epi32(b, $h[1]),
+            _mm256_add_epi32(c, $h[2]),
+            _mm256_add_epi32(d, $h[3]),
+            _mm256_add_epi32(e, $h[4]),
+        ];
+    }};
+}
+
+/// Hashes block `blocks[i]` into `states[i]` for each of the eight lanes
+/// (SHA-1 compression, FIPS 180-4 §6.1.2).
+#[target_feature(enable = "avx2")]
+fn compress_lanes(states: &mut [[u32; 5]; 8], blocks: [&[u8; 64]; 8]) {
+    let mut h: [__m256i; 5] = load_states!(states);
+    block8!(h, blocks);
+    store_states!(states, h);
+}

@@ -1,0 +1,285 @@
+//! The SHA-NI backend: SHA-1 on the x86 SHA extensions.
+//!
+//! `sha1rnds4` does four rounds on ABCD, given E + W for them;
+//! `sha1nexte` derives the next four rounds' E from ABCD four rounds
+//! earlier (it is rotl30 of that A) and adds their four words; `sha1msg1`,
+//! a xor and `sha1msg2` extend the schedule four words at a time. A block
+//! is 20 such groups. The only long dependency chain is ABCD through the
+//! 20 `sha1rnds4`, so one stream is bound by that instruction's latency
+//! (6 cycles on Zen 5: 121 cycles a block), and independent messages
+//! ([`ShaNi::digest_many`]) run as interleaved lanes until the SHA unit's
+//! throughput (one `sha1rnds4` every 2 cycles) is the limit.
+//!
+//! Soundness: every function that executes a SHA or SSSE3/SSE4.1
+//! instruction is `#[target_feature]` and private. The crate reaches them
+//! only through methods of [`ShaNi`], a token that [`ShaNi::detect`] makes
+//! after CPUID (cached by `cpufeatures`) reported every feature they enable.
+
+use crate::Digest;
+use crate::consts::H0;
+use crate::lanes;
+use crate::pad::Padded;
+use core::arch::x86_64::{
+    _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm_extract_epi64, _mm_loadu_si128,
+    _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
+    _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_xor_si128,
+};
+
+// The feature list of every `#[target_feature]` below.
+cpufeatures::new!(cpuid, "sha", "sse2", "ssse3", "sse4.1");
+
+/// Independent messages in flight in [`ShaNi::digest_many`], their rounds
+/// interleaved group by group. `sha1rnds4` has a latency of 6 cycles and
+/// issues every 2 on Zen 5, so three chains would saturate it in theory;
+/// in practice the 16 XMM registers hold about two lanes' state and
+/// schedule, and more lanes hide the spills. Measured on 1000-byte
+/// messages: 4 lanes 0.93 cycles/byte, 5 lanes 0.81, 6 lanes 0.85.
+const LANES: usize = 5;
+
+/// Below this many busy lanes (when the messages have run out), each
+/// finishes alone: one lane is faster as a single stream.
+const MIN_LANES: usize = 2;
+
+/// Proof that the CPU has the SHA extensions (and SSSE3 and SSE4.1, which
+/// every SHA-capable x86 CPU has but which the code also uses).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ShaNi(());
+
+impl ShaNi {
+    /// The token, if the CPU supports every feature this module enables.
+    /// Cheap after the first call: `cpufeatures` caches CPUID in an atomic.
+    /// `--cfg sha1_fast_force="none"` turns detection off.
+    #[inline]
+    pub(crate) fn detect() -> Option<ShaNi> {
+        (!cfg!(sha1_fast_force = "none") && cpuid::get()).then_some(ShaNi(()))
+    }
+
+    /// [`crate::compress`] on this backend, over the blocks of each part
+    /// in turn.
+    #[inline]
+    pub(crate) fn compress(self, state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
+        // SAFETY: `self` exists, so `ShaNi::detect` saw every feature that
+        // `compress_blocks` enables.
+        unsafe { compress_blocks(state, parts) }
+    }
+
+    /// [`crate::digest()`] on this backend.
+    #[inline]
+    pub(crate) fn digest(self, data: &[u8]) -> Digest {
+        // SAFETY: `self` exists, so `ShaNi::detect` saw every feature that
+        // `digest_one` enables.
+        unsafe { digest_one(data) }
+    }
+
+    /// [`crate::digest_many_into`] on this backend; `out` has one slot per
+    /// message.
+    #[inline]
+    pub(crate) fn digest_many(self, messages: &[&[u8]], out: &mut [Digest]) {
+        // SAFETY: `self` exists, so `ShaNi::detect` saw every feature that
+        // `digest_lanes` enables.
+        unsafe { digest_lanes(messages, out) }
+    }
+}
+
+/// One group of four rounds and the schedule work that reads its words, in
+/// every lane: `$abcd`, `$e`, `$prev` and the schedule registers are arrays
+/// with one register per lane, and the lanes' instructions alternate so
+/// that the core always has several independent `sha1rnds4` chains to
+/// issue from.
+///
+/// `$f` selects the round function and constant (0–3, a fifth of the
+/// block each). E + W for these rounds is the state's E plus the words in
+/// the first group (`start`), and `sha1nexte` of the previous group's ABCD
+/// in the others (`next`); `$prev` receives ABCD before these rounds. The
+/// schedule registers are `[$cur $next $next2 $old]`: `$cur` holds this
+/// group's words W_{4k..4k+3}, and the operations listed after them (each
+/// only in the groups that need it, so nothing is computed that is never
+/// read) are:
+/// - `msg2`: finish W_{4k+4..} in `$next`;
+/// - `xor`: add this group's words into W_{4k+8..}, begun in `$next2`;
+/// - `msg1`: start W_{4k+12..} in `$old`, whose own words were used by the
+///   previous group.
+macro_rules! quad {
+    ($f:literal, $abcd:ident, $e:ident, $prev:ident, $from:ident [$cur:ident $next:ident $next2:ident $old:ident] $($op:ident)*) => {
+        for lane in 0..$abcd.len() {
+            let e = quad!(@$from, $e[lane], $prev[lane], $cur[lane]);
+            $prev[lane] = $abcd[lane];
+            $abcd[lane] = _mm_sha1rnds4_epu32::<$f>($abcd[lane], e);
+            $(quad!(@$op, $cur[lane], $next[lane], $next2[lane], $old[lane]);)*
+        }
+    };
+    (@start, $e:expr, $prev:expr, $cur:expr) => {
+        _mm_add_epi32($e, $cur)
+    };
+    (@next, $e:expr, $prev:expr, $cur:expr) => {
+        _mm_sha1nexte_epu32($prev, $cur)
+    };
+    (@msg2, $cur:expr, $next:expr, $next2:expr, $old:expr) => {
+        $next = _mm_sha1msg2_epu32($next, $cur)
+    };
+    (@xor, $cur:expr, $next:expr, $next2:expr, $old:expr) => {
+        $next2 = _mm_xor_si128($next2, $cur)
+    };
+    (@msg1, $cur:expr, $next:expr, $next2:expr, $old:expr) => {
+        $old = _mm_sha1msg1_epu32($old, $cur)
+    };
+}
+
+/// One 64-byte block per lane: `$blocks[i]` into the state held as
+/// `$abcd[i]` (A in the top lane) and `$e[i]` (E in the top lane, zeros
+/// below). Only inside functions that enable this module's features.
+macro_rules! block {
+    ($abcd:ident, $e:ident, $blocks:expr) => {{
+        let blocks: [&[u8; 64]; _] = $blocks;
+        let (abcd_in, e_in) = ($abcd, $e);
+        let mut prev = $abcd;
+        let [mut m0, mut m1, mut m2, mut m3] = core::array::from_fn(|quarter| {
+            blocks.map(|block| {
+                let bytes: &[u8; 16] = &block.as_chunks().0[quarter];
+                // SAFETY: `bytes` is 16 readable bytes, and `loadu` has no
+                // alignment requirement.
+                let words = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+                _mm_shuffle_epi8(words, big_endian_words!())
+            })
+        });
+        // Rounds 0–15 use the block's own words; the schedule for rounds
+        // 16–79 ramps up over them and down over the last groups.
+        quad!(0, $abcd, $e, prev, start [m0 m1 m2 m3]);
+        quad!(0, $abcd, $e, prev, next [m1 m2 m3 m0] msg1);
+        quad!(0, $abcd, $e, prev, next [m2 m3 m0 m1] xor msg1);
+        quad!(0, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
+        quad!(0, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
+        quad!(1, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor msg1);
+        quad!(1, $abcd, $e, prev, next [m2 m3 m0 m1] msg2 xor msg1);
+        quad!(1, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
+        quad!(1, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
+        quad!(1, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor msg1);
+        quad!(2, $abcd, $e, prev, next [m2 m3 m0 m1] msg2 xor msg1);
+        quad!(2, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
+        quad!(2, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
+        quad!(2, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor msg1);
+        quad!(2, $abcd, $e, prev, next [m2 m3 m0 m1] msg2 xor msg1);
+        quad!(3, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
+        quad!(3, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
+        quad!(3, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor);
+        quad!(3, $abcd, $e, prev, next [m2 m3 m0 m1] msg2);
+        quad!(3, $abcd, $e, prev, next [m3 m0 m1 m2]);
+        for lane in 0..$abcd.len() {
+            // E after 80 rounds is rotl30 of A before the last four.
+            $e[lane] = _mm_sha1nexte_epu32(prev[lane], e_in[lane]);
+            $abcd[lane] = _mm_add_epi32($abcd[lane], abcd_in[lane]);
+        }
+    }};
+}
+
+// The helpers below are macros, not functions: intrinsics are safe to call
+// only from functions that enable their features (even SSE2), and only the
+// entry points carry `#[target_feature]`.
+
+/// The `pshufb` mask that reverses 16 bytes: each word becomes big-endian
+/// and W_{4k} lands in the top lane, where `sha1rnds4` wants it.
+macro_rules! big_endian_words {
+    () => {
+        _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F)
+    };
+}
+
+/// The state as the instructions want it: ABCD with A in the top lane, and
+/// E in the top lane of a register that is zero below (the zeros are what
+/// the first group adds to W_1..W_3).
+macro_rules! load_state {
+    ($state:expr) => {{
+        let [a, b, c, d, e] = $state.map(|w: u32| w as i32);
+        (_mm_set_epi32(a, b, c, d), _mm_set_epi32(e, 0, 0, 0))
+    }};
+}
+
+/// The inverse of [`load_state!`]: each lane is broadcast to lane 0 and
+/// read there.
+macro_rules! store_state {
+    ($abcd:expr, $e:expr) => {{
+        let [d, c, b, a, e] = [
+            $abcd,
+            _mm_shuffle_epi32::<0x55>($abcd),
+            _mm_shuffle_epi32::<0xAA>($abcd),
+            _mm_shuffle_epi32::<0xFF>($abcd),
+            _mm_shuffle_epi32::<0xFF>($e),
+        ]
+        .map(|v| _mm_cvtsi128_si32(v) as u32);
+        [a, b, c, d, e]
+    }};
+}
+
+/// Hashes the blocks of each part into `state`, keeping the state in
+/// registers throughout.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn compress_blocks(state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
+    let (abcd, e) = load_state!(*state);
+    let (mut abcd, mut e) = ([abcd], [e]);
+    for blocks in parts {
+        for block in *blocks {
+            block!(abcd, e, [block]);
+        }
+    }
+    *state = store_state!(abcd[0], e[0]);
+}
+
+/// The one-shot: body blocks from `data`, then the padded tail.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn digest_one(data: &[u8]) -> Digest {
+    let (body, rest) = data.as_chunks::<64>();
+    let mut tail = Padded::EMPTY;
+    tail.fill(rest, data.len() as u64);
+    let (abcd, e) = load_state!(H0);
+    let (mut abcd, mut e) = ([abcd], [e]);
+    for block in body.iter().chain(tail.blocks()) {
+        block!(abcd, e, [block]);
+    }
+    // A..D big-endian is ABCD's 16 bytes reversed.
+    let abcd = _mm_shuffle_epi8(abcd[0], big_endian_words!());
+    let mut out = [0; Digest::LEN];
+    out[..8].copy_from_slice(&_mm_extract_epi64::<0>(abcd).to_le_bytes());
+    out[8..16].copy_from_slice(&_mm_extract_epi64::<1>(abcd).to_le_bytes());
+    out[16..].copy_from_slice(&_mm_extract_epi32::<3>(e[0]).to_be_bytes());
+    Digest::from_bytes(out)
+}
+
+/// One block into each of `N` states, the lanes interleaved group by group.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn compress_lanes<const N: usize>(states: &mut [[u32; 5]; N], blocks: [&[u8; 64]; N]) {
+    let loaded = states.map(|s| load_state!(s));
+    let (mut abcd, mut e) = (loaded.map(|(abcd, _)| abcd), loaded.map(|(_, e)| e));
+    block!(abcd, e, blocks);
+    for (state, (abcd, e)) in states.iter_mut().zip(abcd.into_iter().zip(e)) {
+        *state = store_state!(abcd, e);
+    }
+}
+
+/// [`compress_lanes`] on the first `$active` of `$states` and `$blocks`,
+/// for each lane count listed ([`LANES`] down to [`MIN_LANES`]): the count
+/// must be a constant for the lanes to live in registers.
+macro_rules! first_lanes {
+    ($states:expr, $blocks:expr, $active:expr; $($n:literal)*) => {
+        match $active {
+            $($n => {
+                let (states, _) = $states.split_first_chunk_mut::<$n>().expect("active lanes");
+                let (blocks, _) = $blocks.split_first_chunk::<$n>().expect("active lanes");
+                compress_lanes(states, *blocks);
+            })*
+            _ => unreachable!("between `MIN_LANES` and `LANES` lanes are active"),
+        }
+    };
+}
+
+/// Many messages, [`LANES`] at a time, one block of each per step.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn digest_lanes(messages: &[&[u8]], out: &mut [Digest]) {
+    const _: () = assert!(LANES == 5 && MIN_LANES == 2, "list the lane counts below");
+    lanes::run::<LANES>(
+        messages,
+        out,
+        MIN_LANES,
+        |states, blocks, active| first_lanes!(states, blocks, active; 5 4 3 2),
+        |state, parts| compress_blocks(state, parts),
+    );
+}

@@ -1,0 +1,263 @@
+//! The SIMD-schedule backend: SHA-1 with the message schedule on the
+//! vector unit and the 80 rounds in scalar registers, for x86-64 CPUs
+//! without the SHA extensions.
+//!
+//! Required CPU feature: **`ssse3`** (for `pshufb` and `palignr`; SSE2 is
+//! baseline on x86-64), which every x86-64 CPU since Core 2 has. The only
+//! way in is through [`Ssse3`], a token that [`Ssse3::detect`] makes after
+//! CPUID (cached by `cpufeatures`) reported it.
+//!
+//! How it works (Intel's SSSE3 technique; every choice measured, see
+//! `docs/sha1.md`):
+//! - The schedule is computed four words at a time in 128-bit vectors
+//!   (20 *steps* per block). Words 0–15 are loaded and byte-swapped; words
+//!   16–31 use `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`, whose fourth
+//!   lane needs the first lane's result (fixed up with `rol2` of it);
+//!   words 32–79 use the equivalent `rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^
+//!   W[t-32])`, which has no dependency inside a vector. K_t is added on
+//!   the vector unit and W_t + K_t is stored to an 80-word stack buffer.
+//! - Just in time, inside the block's own rounds: step `s` is issued
+//!   twelve rounds before round `4s` needs it, so vector and integer work
+//!   overlap and no long vector dependency chain sits in front of the
+//!   rounds (a version that computed a whole schedule up front paid about
+//!   110 cycles per call for it). The next block's words 0–15 are loaded
+//!   during rounds 64–79, so consecutive blocks overlap too.
+//! - The W + K stores are volatile. Otherwise LLVM, seeing the store and
+//!   the loads in one function, forwards each stored vector straight into
+//!   the scalar rounds with `pshufd` + `movd` (vector → integer moves,
+//!   slower than a store and a load): measured 8–43% slower depending on
+//!   the feature set. The scalar loads stay plain, so they fold into
+//!   `add`.
+//! - The scalar rounds are fully unrolled by macros that rebind the five
+//!   working variables (no moves after register allocation). Each round
+//!   is `e + wk[t] + f(b, c, d)` first and `+ rotl5(a)` last, so the
+//!   critical path a → rotl5 → add → next a is two operations: two cycles
+//!   per round, 160 per block, which is what bounds this kernel.
+
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_loadu_si128, _mm_or_si128, _mm_set1_epi32,
+    _mm_setr_epi8, _mm_shuffle_epi8, _mm_slli_epi32, _mm_slli_si128, _mm_srli_epi32,
+    _mm_srli_si128, _mm_xor_si128,
+};
+
+use crate::consts::K;
+
+// The feature list of every `#[target_feature]` below.
+cpufeatures::new!(cpuid, "ssse3");
+
+/// Proof that the CPU has SSSE3.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ssse3(());
+
+impl Ssse3 {
+    /// The token, if the CPU has SSSE3. Cheap after the first call.
+    /// `--cfg sha1_fast_force="none"` turns detection off.
+    #[inline]
+    pub(crate) fn detect() -> Option<Ssse3> {
+        (!cfg!(sha1_fast_force = "none") && cpuid::get()).then_some(Ssse3(()))
+    }
+
+    /// [`crate::compress`] on this backend, over the blocks of each part
+    /// in turn.
+    #[inline]
+    pub(crate) fn compress(self, state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
+        for blocks in parts {
+            // SAFETY: `self` exists, so `Ssse3::detect` saw the feature
+            // that `compress_blocks` enables.
+            unsafe { compress_blocks(state, blocks) }
+        }
+    }
+}
+
+/// W_t + K_t of the block being hashed (the next block's words 0–15 are
+/// written while its rounds 64–79 still read the end).
+#[repr(C, align(16))]
+struct Wk([u32; 80]);
+
+/// Ch(b, c, d) in three operations; `c ^ d` does not wait for `b`.
+macro_rules! ch {
+    ($b:ident, $c:ident, $d:ident) => {
+        $d ^ ($b & ($c ^ $d))
+    };
+}
+
+/// Parity(b, c, d); `c ^ d` does not wait for `b`.
+macro_rules! parity {
+    ($b:ident, $c:ident, $d:ident) => {
+        ($c ^ $d) ^ $b
+    };
+}
+
+/// Maj(b, c, d) in four operations; `c | d` and `c & d` do not wait for
+/// `b`.
+macro_rules! maj {
+    ($b:ident, $c:ident, $d:ident) => {
+        ($b & ($c | $d)) | ($c & $d)
+    };
+}
+
+/// Rounds `$t…` (literals) reading W + K from `$wk`; after each round the
+/// names are rebound ([a b c d e] ← [new a rotl30(b) c d]).
+macro_rules! rounds {
+    ($wk:ident, [$a:ident $b:ident $c:ident $d:ident $e:ident]; $($t:literal)*) => {
+        $(
+            let f = if $t < 20 {
+                ch!($b, $c, $d)
+            } else if $t < 40 || $t >= 60 {
+                parity!($b, $c, $d)
+            } else {
+                maj!($b, $c, $d)
+            };
+            let new = $e
+                .wrapping_add($wk.0[$t])
+                .wrapping_add(f)
+                .wrapping_add($a.rotate_left(5));
+            ($a, $b, $c, $d, $e) = (new, $a, $b.rotate_left(30), $c, $d);
+        )*
+    };
+}
+
+/// rotl(x, n) of each 32-bit lane (the two shifted halves are disjoint).
+macro_rules! vrol {
+    ($x:expr, $n:literal) => {{
+        let x = $x;
+        _mm_or_si128(_mm_slli_epi32::<$n>(x), _mm_srli_epi32::<{ 32 - $n }>(x))
+    }};
+}
+
+/// Schedule step `$s`: W[4s..4s+4] into `$x[$s % 8]` (a ring of the last
+/// eight steps), then W + K into `$wk`.
+/// - `load`: steps 0–3, the block `$p`'s bytes, byte-swapped;
+/// - `r1`: steps 4–7, `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`;
+/// - `r2`: steps 8–19, `rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])`.
+macro_rules! step {
+    (load $s:literal, $x:ident, $wk:ident, $kv:ident, $bswap:ident, $p:ident) => {{
+        // SAFETY: `$p` is a `&[u8; 64]` and `$s < 4`, so the 16 bytes at
+        // `16 * $s` are in bounds; `loadu` has no alignment requirement.
+        let v = unsafe { _mm_loadu_si128($p.as_ptr().add(16 * $s).cast()) };
+        $x[$s % 8] = _mm_shuffle_epi8(v, $bswap);
+        step!(store $s, $x, $wk, $kv);
+    }};
+    (r1 $s:literal, $x:ident, $wk:ident, $kv:ident) => {{
+        let w16 = $x[($s + 4) % 8]; // W[t-16..t-12]
+        let w12 = $x[($s + 5) % 8]; // W[t-12..t-8]
+        let w8 = $x[($s + 6) % 8]; // W[t-8..t-4]
+        let w4 = $x[($s + 7) % 8]; // W[t-4..t]
+        let w14 = _mm_alignr_epi8::<8>(w12, w16); // W[t-14..t-10]
+        let w3 = _mm_srli_si128::<4>(w4); // W[t-3..t], then 0 for W[t]
+        let pre = _mm_xor_si128(_mm_xor_si128(w16, w14), _mm_xor_si128(w8, w3));
+        // Lane 3 still lacks rol1(W[t]) = rol1(rol1(pre[0])) = rol2(pre[0]).
+        let fix = _mm_slli_si128::<12>(pre);
+        $x[$s % 8] = _mm_xor_si128(
+            vrol!(pre, 1),
+            _mm_xor_si128(_mm_slli_epi32::<2>(fix), _mm_srli_epi32::<30>(fix)),
+        );
+        step!(store $s, $x, $wk, $kv);
+    }};
+    (r2 $s:literal, $x:ident, $wk:ident, $kv:ident) => {{
+        let w32 = $x[$s % 8]; // W[t-32..t-28]
+        let w28 = $x[($s + 1) % 8]; // W[t-28..t-24]
+        let w16 = $x[($s + 4) % 8]; // W[t-16..t-12]
+        let w8 = $x[($s + 6) % 8]; // W[t-8..t-4]
+        let w4 = $x[($s + 7) % 8]; // W[t-4..t]
+        let w6 = _mm_alignr_epi8::<8>(w4, w8); // W[t-6..t-2]
+        // Only `w6` depends on the previous step: xor it in last.
+        let pre = _mm_xor_si128(w6, _mm_xor_si128(_mm_xor_si128(w16, w28), w32));
+        $x[$s % 8] = vrol!(pre, 2);
+        step!(store $s, $x, $wk, $kv);
+    }};
+    (store $s:literal, $x:ident, $wk:ident, $kv:ident) => {{
+        let v = _mm_add_epi32($x[$s % 8], $kv[$s / 5]);
+        // SAFETY: `$wk.0` has 80 `u32`s and is 16-byte aligned; step
+        // `$s < 20` writes elements `4 * $s..4 * $s + 4`, in bounds and at a
+        // multiple of 16 bytes. Volatile so LLVM keeps the store and the
+        // scalar loads instead of moving the vector into integer registers.
+        unsafe { core::ptr::write_volatile($wk.0.as_mut_ptr().add(4 * $s).cast::<__m128i>(), v) };
+    }};
+}
+
+/// The 80 rounds of one block, steps 4–19 of its schedule twelve rounds
+/// ahead of their use, and steps 0–3 of `$next` in rounds 64–79.
+macro_rules! block {
+    ($wk:ident, $x:ident, $kv:ident, $bswap:ident, $next:ident, [$a:ident $b:ident $c:ident $d:ident $e:ident]) => {
+        rounds!($wk, [$a $b $c $d $e]; 0 1 2 3);
+        step!(r1 4, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 4 5 6 7);
+        step!(r1 5, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 8 9 10 11);
+        step!(r1 6, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 12 13 14 15);
+        step!(r1 7, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 16 17 18 19);
+        step!(r2 8, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 20 21 22 23);
+        step!(r2 9, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 24 25 26 27);
+        step!(r2 10, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 28 29 30 31);
+        step!(r2 11, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 32 33 34 35);
+        step!(r2 12, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 36 37 38 39);
+        step!(r2 13, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 40 41 42 43);
+        step!(r2 14, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 44 45 46 47);
+        step!(r2 15, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 48 49 50 51);
+        step!(r2 16, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 52 53 54 55);
+        step!(r2 17, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 56 57 58 59);
+        step!(r2 18, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 60 61 62 63);
+        step!(r2 19, $x, $wk, $kv);
+        rounds!($wk, [$a $b $c $d $e]; 64 65 66 67);
+        step!(load 0, $x, $wk, $kv, $bswap, $next);
+        rounds!($wk, [$a $b $c $d $e]; 68 69 70 71);
+        step!(load 1, $x, $wk, $kv, $bswap, $next);
+        rounds!($wk, [$a $b $c $d $e]; 72 73 74 75);
+        step!(load 2, $x, $wk, $kv, $bswap, $next);
+        rounds!($wk, [$a $b $c $d $e]; 76 77 78 79);
+        step!(load 3, $x, $wk, $kv, $bswap, $next);
+    };
+}
+
+/// Hashes `blocks` into `state` (SHA-1 compression, FIPS 180-4 §6.1.2).
+/// Also the single-stream finisher of the AVX2 lanes, whose feature
+/// implies this one.
+#[target_feature(enable = "ssse3")]
+pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    let Some(first) = blocks.first() else {
+        return;
+    };
+    let bswap = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+    let kv: [__m128i; 4] = [
+        _mm_set1_epi32(K[0] as i32),
+        _mm_set1_epi32(K[1] as i32),
+        _mm_set1_epi32(K[2] as i32),
+        _mm_set1_epi32(K[3] as i32),
+    ];
+    let mut x: [__m128i; 8] = [bswap; 8];
+    let mut wk = Wk([0; 80]);
+    step!(load 0, x, wk, kv, bswap, first);
+    step!(load 1, x, wk, kv, bswap, first);
+    step!(load 2, x, wk, kv, bswap, first);
+    step!(load 3, x, wk, kv, bswap, first);
+
+    let mut h = *state;
+    for (i, block) in blocks.iter().enumerate() {
+        // After the last block, its words are loaded again, unused.
+        let next = blocks.get(i + 1).unwrap_or(block);
+        let [mut a, mut b, mut c, mut d, mut e] = h;
+        block!(wk, x, kv, bswap, next, [a b c d e]);
+        h = [
+            h[0].wrapping_add(a),
+            h[1].wrapping_add(b),
+            h[2].wrapping_add(c),
+            h[3].wrapping_add(d),
+            h[4].wrapping_add(e),
+        ];
+    }
+    *state = h;
+}
