@@ -22,7 +22,7 @@ are kept in fuzz/target/xtask-logs/. Installs the nightly toolchain and
 cargo-fuzz when they are missing.
 
 Targets: bijou_decode, bijou_roundtrip, bijou_batch, io_stream,
-         frame_decoder, sha1_chunks
+         frame_decoder, sha1_chunks, sha1_many
 
 Options:
   --seconds N   Run each target for N seconds (default 60)
@@ -66,6 +66,11 @@ const TARGETS: &[Target] = &[
     },
     Target {
         name: "sha1_chunks",
+        seeds: sha1_seeds,
+        flags: &[],
+    },
+    Target {
+        name: "sha1_many",
         seeds: sha1_seeds,
         flags: &[],
     },
