@@ -187,6 +187,29 @@ impl Stream {
     }
 }
 
+/// The median of `values` (sorted in place); interleaved SHA-1 tables use it.
+///
+/// # Panics
+///
+/// When `values` is empty.
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The core clock in GHz, from `links` steps of a dependent chain of add +
+/// rotate: two one-cycle operations per link, which no compiler can shorten.
+pub fn clock_ghz(links: u32) -> f64 {
+    let step = std::hint::black_box(0x9E37_79B9_u32);
+    let mut x = std::hint::black_box(1u32);
+    let start = std::time::Instant::now();
+    for _ in 0..links {
+        x = x.wrapping_add(step).rotate_left(7);
+    }
+    std::hint::black_box(x);
+    2.0 * f64::from(links) / start.elapsed().as_nanos() as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

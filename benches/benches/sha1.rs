@@ -32,6 +32,7 @@
 #![allow(missing_docs)] // no docs on a bench binary's items.
 
 use bijou_benches::SplitMix64;
+use bijou_benches::{clock_ghz, median};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use sha1_fast::{Backend, Digest};
@@ -249,7 +250,7 @@ fn interleaved(contenders: &mut [Contender<'_>], len: usize) -> Vec<(f64, f64)> 
     let calls = SAMPLE_BYTES.div_ceil(len);
     let mut samples = vec![(Vec::new(), Vec::new()); contenders.len()];
     for _ in 0..ROUNDS {
-        let ghz = clock_ghz();
+        let ghz = clock_ghz(1 << 18);
         for ((_, run), (rates, cpbs)) in contenders.iter_mut().zip(&mut samples) {
             let start = Instant::now();
             for _ in 0..calls {
@@ -264,25 +265,6 @@ fn interleaved(contenders: &mut [Contender<'_>], len: usize) -> Vec<(f64, f64)> 
         .iter_mut()
         .map(|(rates, cpbs)| (median(rates), median(cpbs)))
         .collect()
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
-/// The core clock in GHz, from a dependent chain of add + rotate: two
-/// one-cycle operations per link, which no compiler can shorten.
-fn clock_ghz() -> f64 {
-    const LINKS: u32 = 1 << 18;
-    let step = black_box(0x9E37_79B9_u32);
-    let mut x = black_box(1u32);
-    let start = Instant::now();
-    for _ in 0..LINKS {
-        x = x.wrapping_add(step).rotate_left(7);
-    }
-    black_box(x);
-    2.0 * f64::from(LINKS) / start.elapsed().as_nanos() as f64
 }
 
 /// Prints one markdown row per input: the first contender's MB/s and

@@ -21,6 +21,7 @@
 #![allow(missing_docs)] // no docs on a bench binary's items.
 
 use bijou_benches::SplitMix64;
+use bijou_benches::{clock_ghz, median};
 use criterion::{BenchmarkId, Criterion, Throughput};
 use sha1_fast::{Backend, Sha1};
 use std::hint::black_box;
@@ -78,7 +79,7 @@ fn interleaved(contenders: &[Contender<'_>], len: usize) -> (Vec<Stats>, f64) {
     let mut cpbs = vec![Vec::with_capacity(ROUNDS); contenders.len()];
     let mut clocks = Vec::with_capacity(ROUNDS);
     for _ in 0..ROUNDS {
-        let ghz = clock_ghz();
+        let ghz = clock_ghz(1 << 20);
         clocks.push(ghz);
         for (i, (_, run)) in contenders.iter().enumerate() {
             let start = Instant::now();
@@ -99,26 +100,6 @@ fn interleaved(contenders: &[Contender<'_>], len: usize) -> (Vec<Stats>, f64) {
         })
         .collect();
     (stats, median(&mut clocks))
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
-/// The core clock in GHz, from a dependent chain of add + rotate: two
-/// one-cycle operations per link, which no compiler can shorten. About
-/// half a millisecond.
-fn clock_ghz() -> f64 {
-    const LINKS: u32 = 1 << 20;
-    let step = black_box(0x9E37_79B9_u32);
-    let mut x = black_box(1u32);
-    let start = Instant::now();
-    for _ in 0..LINKS {
-        x = x.wrapping_add(step).rotate_left(7);
-    }
-    black_box(x);
-    2.0 * f64::from(LINKS) / start.elapsed().as_nanos() as f64
 }
 
 fn ladder_table(blocks: &[[u8; 64]]) {
