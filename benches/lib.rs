@@ -210,6 +210,57 @@ pub fn clock_ghz(links: u32) -> f64 {
     2.0 * f64::from(links) / start.elapsed().as_nanos() as f64
 }
 
+/// Integer ALU operations the core retires per nanosecond at best: eight
+/// independent chains of register adds, 24 a loop iteration, written in
+/// assembly so no compiler can vectorise, fuse or drop them. Divided by
+/// [`clock_ghz`], it is the ceiling that the SHA-1 scalar core's integer
+/// operations per cycle are compared with (`docs/sha1.md`). `None` off
+/// x86-64.
+pub fn alu_ops_per_ns(iterations: u64) -> Option<f64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let start = std::time::Instant::now();
+        // SAFETY: the assembly reads and writes only the registers bound
+        // as operands below (no memory, no stack, flags clobbered as
+        // `asm!` assumes by default) and ends once `n` counts down to zero;
+        // `iterations.max(1)` keeps the `dec`/`jnz` count from wrapping.
+        unsafe {
+            std::arch::asm!(
+                "2:",
+                ".rept 3",
+                "add {a:e}, {s:e}",
+                "add {b:e}, {s:e}",
+                "add {c:e}, {s:e}",
+                "add {d:e}, {s:e}",
+                "add {e:e}, {s:e}",
+                "add {f:e}, {s:e}",
+                "add {g:e}, {s:e}",
+                "add {h:e}, {s:e}",
+                ".endr",
+                "dec {n}",
+                "jnz 2b",
+                n = inout(reg) iterations.max(1) => _,
+                s = in(reg) 1u32,
+                a = inout(reg) 0u32 => _,
+                b = inout(reg) 0u32 => _,
+                c = inout(reg) 0u32 => _,
+                d = inout(reg) 0u32 => _,
+                e = inout(reg) 0u32 => _,
+                f = inout(reg) 0u32 => _,
+                g = inout(reg) 0u32 => _,
+                h = inout(reg) 0u32 => _,
+                options(nomem, nostack),
+            );
+        }
+        Some(24.0 * iterations.max(1) as f64 / start.elapsed().as_nanos() as f64)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = iterations;
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,8 @@
 //! shared machine. Numbers are medians over the rounds.
 //! - the ladder, with cycles per byte from an estimate of the core clock
 //!   taken every round (a chain of dependent add-rotate pairs, two cycles
-//!   each on any x86-64 or AArch64 core);
+//!   each on any x86-64 or AArch64 core), and on x86-64 the integer ALU
+//!   ceiling in operations per cycle (the scalar core is bound by it);
 //! - the scalar core's one-shot digest against the `sha1` crate and
 //!   `sha1_smol` at 16 KiB and 1 MiB. Build with
 //!   `RUSTFLAGS='--cfg sha1_backend="soft"'` to meet the `sha1` crate's
@@ -21,7 +22,7 @@
 #![allow(missing_docs)] // no docs on a bench binary's items.
 
 use bijou_benches::SplitMix64;
-use bijou_benches::{clock_ghz, median};
+use bijou_benches::{alu_ops_per_ns, clock_ghz, median};
 use criterion::{BenchmarkId, Criterion, Throughput};
 use sha1_fast::{Backend, Sha1};
 use std::hint::black_box;
@@ -96,6 +97,17 @@ fn interleaved(contenders: &[Contender<'_>], len: usize) -> (Vec<Stats>, f64) {
     (stats, median(&mut clocks))
 }
 
+/// The integer ALU ceiling in operations per cycle: the median over rounds
+/// of [`alu_ops_per_ns`] priced at each round's clock estimate.
+fn alu_ceiling() -> Option<f64> {
+    let mut per_cycle = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        let ghz = clock_ghz(1 << 20);
+        per_cycle.push(alu_ops_per_ns(1 << 16)? / ghz);
+    }
+    Some(median(&mut per_cycle))
+}
+
 fn ladder_table(blocks: &[[u8; 64]]) {
     let contenders: Vec<Contender<'_>> = sha1_fast::ladder::STEPS
         .iter()
@@ -112,6 +124,9 @@ fn ladder_table(blocks: &[[u8; 64]]) {
     println!(
         "\nSHA-1 ladder: {LEN} bytes per call, interleaved medians, core clock ≈ {ghz:.2} GHz"
     );
+    if let Some(ceiling) = alu_ceiling() {
+        println!("Integer ALU ceiling ≈ {ceiling:.2} operations/cycle (8 independent add chains)");
+    }
     println!("| step | time | MB/s | cycles/byte | vs reference | vs previous |");
     println!("| :--- | ---: | ---: | ---: | ---: | ---: |");
     for (i, ((name, _), s)) in contenders.iter().zip(&stats).enumerate() {
