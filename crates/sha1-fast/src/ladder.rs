@@ -102,24 +102,40 @@ fn add(h: &mut [u32; 5], v: [u32; 5]) {
     }
 }
 
-/// Step 3.
-fn ring(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+/// The outer loop of steps 3–6: the state stays in locals across blocks,
+/// each block's words start a fresh 16-word ring, and `rounds` turns a copy
+/// of the state into the working variables that are then added in.
+#[inline(always)]
+fn each_block(
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    mut rounds: impl FnMut(&mut [u32; 5], &mut [u32; 16]),
+) {
     let mut h = *state;
     for block in blocks {
         let mut w = words(block);
-        let [mut a, mut b, mut c, mut d, mut e] = h;
+        let mut v = h;
+        rounds(&mut v, &mut w);
+        add(&mut h, v);
+    }
+    *state = h;
+}
+
+/// Step 3.
+fn ring(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    each_block(state, blocks, |v, w| {
+        let [mut a, mut b, mut c, mut d, mut e] = *v;
         for t in 0..80 {
             let temp = a
                 .rotate_left(5)
                 .wrapping_add(f(t, b, c, d))
                 .wrapping_add(e)
                 .wrapping_add(k(t))
-                .wrapping_add(next_word(&mut w, t));
+                .wrapping_add(next_word(w, t));
             (a, b, c, d, e) = (temp, a, b.rotate_left(30), c, d);
         }
-        add(&mut h, [a, b, c, d, e]);
-    }
-    *state = h;
+        *v = [a, b, c, d, e];
+    });
 }
 
 // The FIPS forms of f_t, one function each, for steps 4 and 5.
@@ -151,17 +167,12 @@ fn hoisted(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         *v = [a, b, c, d, e];
     }
 
-    let mut h = *state;
-    for block in blocks {
-        let mut w = words(block);
-        let mut v = h;
-        group(&mut v, &mut w, 0, ch, K[0]);
-        group(&mut v, &mut w, 20, parity, K[1]);
-        group(&mut v, &mut w, 40, maj, K[2]);
-        group(&mut v, &mut w, 60, parity, K[3]);
-        add(&mut h, v);
-    }
-    *state = h;
+    each_block(state, blocks, |v, w| {
+        group(v, w, 0, ch, K[0]);
+        group(v, w, 20, parity, K[1]);
+        group(v, w, 40, maj, K[2]);
+        group(v, w, 60, parity, K[3]);
+    });
 }
 
 /// One round for step 5: `e` takes the new value, `b` is rotated.
@@ -202,17 +213,12 @@ fn renamed(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         *v = [a, b, c, d, e];
     }
 
-    let mut h = *state;
-    for block in blocks {
-        let mut w = words(block);
-        let mut v = h;
-        group(&mut v, &mut w, 0, ch, K[0]);
-        group(&mut v, &mut w, 20, parity, K[1]);
-        group(&mut v, &mut w, 40, maj, K[2]);
-        group(&mut v, &mut w, 60, parity, K[3]);
-        add(&mut h, v);
-    }
-    *state = h;
+    each_block(state, blocks, |v, w| {
+        group(v, w, 0, ch, K[0]);
+        group(v, w, 20, parity, K[1]);
+        group(v, w, 40, maj, K[2]);
+        group(v, w, 60, parity, K[3]);
+    });
 }
 
 /// Step 6.
@@ -221,12 +227,12 @@ fn inlined(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     /// out in place.
     macro_rules! group {
         ($v:ident, $w:ident, $t0:expr, $k:expr, |$x:ident, $y:ident, $z:ident| $f:expr) => {{
-            let [mut a, mut b, mut c, mut d, mut e] = $v;
+            let [mut a, mut b, mut c, mut d, mut e] = *$v;
             macro_rules! r {
                 ($t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
                     let ($x, $y, $z) = ($b, $c, $d);
                     $e = $e
-                        .wrapping_add(next_word(&mut $w, $t).wrapping_add($k))
+                        .wrapping_add(next_word($w, $t).wrapping_add($k))
                         .wrapping_add($f)
                         .wrapping_add($a.rotate_left(5));
                     $b = $b.rotate_left(30);
@@ -239,21 +245,16 @@ fn inlined(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
                 r!(t + 3, c, d, e, a, b);
                 r!(t + 4, b, c, d, e, a);
             }
-            $v = [a, b, c, d, e];
+            *$v = [a, b, c, d, e];
         }};
     }
 
-    let mut h = *state;
-    for block in blocks {
-        let mut w = words(block);
-        let mut v = h;
+    each_block(state, blocks, |v, w| {
         group!(v, w, 0, K[0], |x, y, z| z ^ (x & (y ^ z)));
         group!(v, w, 20, K[1], |x, y, z| x ^ y ^ z);
         group!(v, w, 40, K[2], |x, y, z| (x & y) | (z & (x | y)));
         group!(v, w, 60, K[3], |x, y, z| x ^ y ^ z);
-        add(&mut h, v);
-    }
-    *state = h;
+    });
 }
 
 /// Step 7: the scalar core with the constants in plain sight.
