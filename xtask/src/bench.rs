@@ -24,7 +24,7 @@ ns/value or MB/s, and each peer's ratio to the group's first function
 Options:
   --quick         About two minutes of measuring: 0.3 s warm-up, 0.7 s
                   measurement, 10 samples, no plots, fewer workloads (varints:
-                  tiny, medium, mix-16; io: mix)
+                  tiny, medium, mix-16; io: mix-16)
   --report DIR    Also write DIR/index.md and one SVG bar chart per group
                   (the kept report lives in docs/bench)
   --ladder        Run only the sha1_ladder bench and print the SHA-1
@@ -71,7 +71,7 @@ const QUICK_FILTERS: &[(&str, &str)] = &[
         "bijou",
         "^varint-(encode|decode)/.*/(tiny|medium)$|/mix-16$",
     ),
-    ("io", "/mix$"),
+    ("io", "/mix-16$"),
 ];
 
 /// A bench run a second time in another build configuration, with its own
@@ -817,7 +817,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
             (true, true) => format!(
                 "a quick run: {} s warm-up, {} s measurement and 10 samples per \
                  benchmark, on fewer workloads (varints: tiny, medium and \
-                 mix-16; io: mix)",
+                 mix-16; io: mix-16)",
                 QUICK_SECONDS.0, QUICK_SECONDS.1
             ),
             (true, false) => "a full run".to_owned(),
