@@ -281,6 +281,23 @@ mod tests {
     }
 
     #[test]
+    fn alu_probe_runs_and_is_plausible() {
+        // The best of five, so a preempted run cannot fail the test.
+        let rate = (0..5)
+            .filter_map(|_| alu_ops_per_ns(1 << 12))
+            .reduce(f64::max);
+        if cfg!(target_arch = "x86_64") {
+            // Any x86-64 core retires more than one add per ns and none
+            // retires a hundred: a loop that ran no iterations, or far
+            // fewer than counted, lands above.
+            let rate = rate.expect("x86-64 has the probe");
+            assert!((0.05..100.0).contains(&rate), "{rate}");
+        } else {
+            assert_eq!(rate, None);
+        }
+    }
+
+    #[test]
     fn bit_width_covers_every_width() {
         let mut rng = SplitMix64::new(1);
         let mut seen = [false; 65];
