@@ -37,7 +37,7 @@
 //! ```
 
 use crate::consts::K;
-use crate::reference::{f, k};
+use crate::reference::{self, expand_schedule};
 use crate::scalar::words;
 
 /// A compression function with the contract of [`crate::compress`].
@@ -66,20 +66,12 @@ fn in_place(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     for block in blocks {
         let mut w = [0u32; 80];
         w[..16].copy_from_slice(&words(block));
-        for t in 16..80 {
-            w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
-        }
-        let [mut a, mut b, mut c, mut d, mut e] = h;
+        expand_schedule(&mut w);
+        let mut v = h;
         for (t, &wt) in w.iter().enumerate() {
-            let temp = a
-                .rotate_left(5)
-                .wrapping_add(f(t, b, c, d))
-                .wrapping_add(e)
-                .wrapping_add(k(t))
-                .wrapping_add(wt);
-            (a, b, c, d, e) = (temp, a, b.rotate_left(30), c, d);
+            v = reference::round(t, v, wt);
         }
-        add(&mut h, [a, b, c, d, e]);
+        add(&mut h, v);
     }
     *state = h;
 }
@@ -124,17 +116,9 @@ fn each_block(
 /// Step 3.
 fn ring(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     each_block(state, blocks, |v, w| {
-        let [mut a, mut b, mut c, mut d, mut e] = *v;
         for t in 0..80 {
-            let temp = a
-                .rotate_left(5)
-                .wrapping_add(f(t, b, c, d))
-                .wrapping_add(e)
-                .wrapping_add(k(t))
-                .wrapping_add(next_word(w, t));
-            (a, b, c, d, e) = (temp, a, b.rotate_left(30), c, d);
+            *v = reference::round(t, *v, next_word(w, t));
         }
-        *v = [a, b, c, d, e];
     });
 }
 

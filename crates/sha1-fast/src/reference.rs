@@ -55,36 +55,53 @@ pub fn compress_block(h: [u32; 5], block: &[u8; 64]) -> [u32; 5] {
             block[4 * t + 3],
         ]);
     }
-    for t in 16..80 {
-        w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
-    }
+    expand_schedule(&mut w);
 
     // 2. Initialise the five working variables with H(i-1).
-    let [mut a, mut b, mut c, mut d, mut e] = h;
+    let mut v = h;
 
     // 3. The 80 rounds.
     for t in 0..80 {
-        let temp = a
-            .rotate_left(5)
-            .wrapping_add(f(t, b, c, d))
-            .wrapping_add(e)
-            .wrapping_add(k(t))
-            .wrapping_add(w[t]);
-        e = d;
-        d = c;
-        c = b.rotate_left(30);
-        b = a;
-        a = temp;
+        v = round(t, v, w[t]);
     }
 
     // 4. The i-th intermediate hash value H(i).
     [
-        h[0].wrapping_add(a),
-        h[1].wrapping_add(b),
-        h[2].wrapping_add(c),
-        h[3].wrapping_add(d),
-        h[4].wrapping_add(e),
+        h[0].wrapping_add(v[0]),
+        h[1].wrapping_add(v[1]),
+        h[2].wrapping_add(v[2]),
+        h[3].wrapping_add(v[3]),
+        h[4].wrapping_add(v[4]),
     ]
+}
+
+/// §6.1.2 step 1 for t = 16..79: W_t from the 16 block words in `w[..16]`.
+/// Shared with the ladder's first steps, which differ from the reference
+/// elsewhere.
+#[inline(always)]
+pub(crate) fn expand_schedule(w: &mut [u32; 80]) {
+    for t in 16..80 {
+        w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+    }
+}
+
+/// §6.1.2 step 3 for one t: the working variables [a, b, c, d, e] after
+/// round `t` with word W_t = `wt`. Shared with the ladder steps that keep
+/// the per-round choice of f_t and K_t.
+#[inline(always)]
+pub(crate) fn round(t: usize, [mut a, mut b, mut c, mut d, mut e]: [u32; 5], wt: u32) -> [u32; 5] {
+    let temp = a
+        .rotate_left(5)
+        .wrapping_add(f(t, b, c, d))
+        .wrapping_add(e)
+        .wrapping_add(k(t))
+        .wrapping_add(wt);
+    e = d;
+    d = c;
+    c = b.rotate_left(30);
+    b = a;
+    a = temp;
+    [a, b, c, d, e]
 }
 
 /// Hashes `blocks` into `state` one block at a time, with the same contract
