@@ -13,38 +13,8 @@ use bijou_fuzz::{ChunkedBuf, ChunkedReader, FuzzWidth, each_width, split_chunks}
 use bijou_io::{BufExt, ReadExt, StreamDecoder, ValueCodec};
 use bytes::{Buf, BytesMut};
 use libfuzzer_sys::fuzz_target;
+use testkit::oracle::{Outcome, stream_outcomes};
 use tokio_util::codec::Decoder;
-
-/// The values (or overflows) of a stream in order, and how it ends:
-/// `Ok(())` between two values, `Err(Truncated)` inside one.
-type Outcome<T> = (Vec<Result<T, DecodeError>>, Result<(), DecodeError>);
-
-/// The reference: `decode` on the whole stream, skipping each overflowing
-/// value (all of its bytes are present, or it would be truncated). Also
-/// returns the trailing partial value.
-fn slice_decode<T: FuzzWidth>(mut stream: &[u8]) -> (Outcome<T>, &[u8]) {
-    let mut items = Vec::new();
-    loop {
-        match T::decode(stream) {
-            Ok((value, len)) => {
-                items.push(Ok(value));
-                stream = &stream[len..];
-            }
-            Err(DecodeError::Overflow) => {
-                items.push(Err(DecodeError::Overflow));
-                stream = &stream[T::len_from_tag(stream[0])..];
-            }
-            Err(truncated) => {
-                let end = if stream.is_empty() {
-                    Ok(())
-                } else {
-                    Err(truncated)
-                };
-                return ((items, end), stream);
-            }
-        }
-    }
-}
 
 fn stream_decoder<T: FuzzWidth>(chunks: &[&[u8]]) -> (Outcome<T>, Vec<u8>) {
     let mut decoder = StreamDecoder::<T>::new();
@@ -148,7 +118,7 @@ fn until_first_overflow<T: FuzzWidth>((items, end): Outcome<T>) -> Outcome<T> {
 
 fn check<T: FuzzWidth>(chunks: &[&[u8]]) {
     let stream = chunks.concat();
-    let (expected, tail) = slice_decode::<T>(&stream);
+    let (expected, tail) = stream_outcomes::<T>(&stream);
     let (streamed, pending) = stream_decoder::<T>(chunks);
     assert_eq!(streamed, expected, "{} StreamDecoder", T::NAME);
     assert_eq!(pending, tail, "{} StreamDecoder pending", T::NAME);

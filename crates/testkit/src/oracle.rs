@@ -183,3 +183,40 @@ pub fn repeated_decode<T: bijou_core::Bijou>(
     }
     Ok((written, consumed))
 }
+
+/// The values (or overflows) of a stream in order, and how it ends:
+/// `Ok(())` between two values, `Err(Truncated)` inside one.
+pub type Outcome<T> = (
+    Vec<Result<T, bijou_core::DecodeError>>,
+    Result<(), bijou_core::DecodeError>,
+);
+
+/// What a stream decoder must report for `stream`, written as `decode` on
+/// the whole slice, value after value: each value or `Overflow` in order
+/// (skipping an overflowing value's bytes, as the stream decoders
+/// document), how the stream ends, and the bytes of a trailing partial
+/// value.
+pub fn stream_outcomes<T: bijou_core::Bijou>(mut stream: &[u8]) -> (Outcome<T>, &[u8]) {
+    use bijou_core::DecodeError;
+    let mut items = Vec::new();
+    loop {
+        match T::decode(stream) {
+            Ok((value, len)) => {
+                items.push(Ok(value));
+                stream = &stream[len..];
+            }
+            Err(DecodeError::Overflow) => {
+                items.push(Err(DecodeError::Overflow));
+                stream = &stream[T::len_from_tag(stream[0])..];
+            }
+            Err(truncated) => {
+                let end = if stream.is_empty() {
+                    Ok(())
+                } else {
+                    Err(truncated)
+                };
+                return ((items, end), stream);
+            }
+        }
+    }
+}

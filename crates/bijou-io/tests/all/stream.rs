@@ -9,29 +9,6 @@ use proptest::prelude::*;
 
 use crate::common::{self, Spread};
 
-/// What decoding `bytes` as one slice gives: each value or overflow in turn
-/// (skipping an overflowing value's bytes, as the decoder documents), then
-/// the end-of-stream verdict.
-fn slice_reference<T: Bijou>(
-    mut bytes: &[u8],
-) -> (Vec<Result<T, DecodeError>>, Result<(), DecodeError>) {
-    let mut items = Vec::new();
-    loop {
-        match T::decode(bytes) {
-            Ok((value, len)) => {
-                items.push(Ok(value));
-                bytes = &bytes[len..];
-            }
-            Err(DecodeError::Overflow) => {
-                items.push(Err(DecodeError::Overflow));
-                bytes = &bytes[T::len_from_tag(bytes[0])..];
-            }
-            Err(DecodeError::Truncated { .. }) if bytes.is_empty() => return (items, Ok(())),
-            Err(error) => return (items, Err(error)),
-        }
-    }
-}
-
 /// Feeds `bytes` to a fresh decoder in pieces cut at `cuts`.
 fn chunked<T: Bijou>(
     bytes: &[u8],
@@ -52,7 +29,7 @@ fn check_width<T: Bijou + PartialEq + Debug>(
     bytes: &[u8],
     cuts: &[usize],
 ) -> Result<(), TestCaseError> {
-    let (expected, expected_end) = slice_reference::<T>(bytes);
+    let ((expected, expected_end), _) = testkit::oracle::stream_outcomes::<T>(bytes);
     let (items, end) = chunked::<T>(bytes, cuts);
     prop_assert_eq!(items, expected, "{}", T::NAME);
     prop_assert_eq!(end, expected_end, "{}", T::NAME);
