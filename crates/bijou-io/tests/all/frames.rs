@@ -204,13 +204,12 @@ fn a_payload_cut_short_reports_frame_bytes() {
     let mut wire = header(5);
     wire.extend_from_slice(b"abc");
     let error = FrameReader::new(&wire[..]).read_frame().unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
-    assert_eq!(
-        source_of::<FrameError>(&error),
-        Some(&FrameError::Decode(DecodeError::Truncated {
+    common::assert_unexpected_eof(
+        &error,
+        FrameError::Decode(DecodeError::Truncated {
             needed: 6,
-            available: 4
-        })),
+            available: 4,
+        }),
     );
     let mut src = BytesMut::from(&wire[..]);
     assert_eq!(

@@ -89,13 +89,12 @@ fn end_of_stream_inside_a_value_is_unexpected_eof() {
     let mut reader = Trickle::new(&[0x01, 0xFA, 0x00, 0x01], &[1, 0, 2]);
     assert_eq!(reader.read_bijou64().unwrap(), 1);
     let error = reader.read_bijou64().unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
-    assert_eq!(
-        source_of::<DecodeError>(&error),
-        Some(&DecodeError::Truncated {
+    common::assert_unexpected_eof(
+        &error,
+        DecodeError::Truncated {
             needed: 4,
-            available: 3
-        })
+            available: 3,
+        },
     );
 }
 
@@ -104,13 +103,12 @@ fn clean_end_of_stream_is_none_for_try_read_and_eof_for_read() {
     let mut reader: &[u8] = &[];
     assert_eq!(reader.try_read_bijou::<i128>().unwrap(), None);
     let error = reader.read_bijou::<i128>().unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
-    assert_eq!(
-        source_of::<DecodeError>(&error),
-        Some(&DecodeError::Truncated {
+    common::assert_unexpected_eof(
+        &error,
+        DecodeError::Truncated {
             needed: 1,
-            available: 0
-        })
+            available: 0,
+        },
     );
 }
 

@@ -140,13 +140,12 @@ fn a_stream_cut_inside_a_frame_or_value_is_unexpected_eof() {
     let wire = [0x05, b'a', b'b'];
     let items = block_on(collect(FramedRead::new(&wire[..], FrameDecoder::new())));
     let error = items.into_iter().next().unwrap().unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
-    assert_eq!(
-        source_of::<FrameError>(&error),
-        Some(&FrameError::Decode(DecodeError::Truncated {
+    common::assert_unexpected_eof(
+        &error,
+        FrameError::Decode(DecodeError::Truncated {
             needed: 6,
-            available: 3
-        })),
+            available: 3,
+        }),
     );
 
     let wire = [0x01, 0xF9, 0x00];
@@ -157,13 +156,12 @@ fn a_stream_cut_inside_a_frame_or_value_is_unexpected_eof() {
     assert_eq!(items.len(), 2);
     assert_eq!(items[0].as_ref().unwrap(), &1);
     let error = items[1].as_ref().unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
-    assert_eq!(
-        source_of::<DecodeError>(error),
-        Some(&DecodeError::Truncated {
+    common::assert_unexpected_eof(
+        error,
+        DecodeError::Truncated {
             needed: 3,
-            available: 2
-        })
+            available: 2,
+        },
     );
 }
 
