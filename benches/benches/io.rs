@@ -129,49 +129,56 @@ fn integer_encoding_read<R: Read>(reader: &mut R) -> u64 {
     reader.read_varint::<u64>().expect("valid LEB128")
 }
 
-fn buf_decode(c: &mut Criterion) {
+/// Every workload's batches, encoded and checked once for both groups.
+type Encodings = [(&'static str, Vec<Encoded>)];
+
+fn decode(c: &mut Criterion) {
+    let encodings: Vec<_> = workloads()
+        .iter()
+        .map(|workload| (workload.name, Encoded::all(workload)))
+        .collect();
+    buf_decode(c, &encodings);
+    read_decode(c, &encodings);
+}
+
+fn buf_decode(c: &mut Criterion, encodings: &Encodings) {
     let mut group = c.benchmark_group("io-buf-decode");
     group.throughput(Throughput::Elements(BATCH as u64));
-    for workload in workloads() {
-        let batches = Encoded::all(&workload);
-        let id = |name: &str| BenchmarkId::new(name, workload.name);
-        cycled(&mut group, id("bijou-io/slice"), &batches, |e| {
+    for (workload, batches) in encodings {
+        let id = |name: &str| BenchmarkId::new(name, workload);
+        cycled(&mut group, id("bijou-io/slice"), batches, |e| {
             drain(&e.bijou[..], bijou_buf)
         });
-        cycled(&mut group, id("prost/slice"), &batches, |e| {
+        cycled(&mut group, id("prost/slice"), batches, |e| {
             drain(&e.leb128[..], prost_buf)
         });
-        cycled(&mut group, id("bijou-io/Bytes"), &batches, |e| {
+        cycled(&mut group, id("bijou-io/Bytes"), batches, |e| {
             drain(e.bijou.clone(), bijou_buf)
         });
-        cycled(&mut group, id("prost/Bytes"), &batches, |e| {
+        cycled(&mut group, id("prost/Bytes"), batches, |e| {
             drain(e.leb128.clone(), prost_buf)
         });
     }
     group.finish();
 }
 
-fn read_decode(c: &mut Criterion) {
+fn read_decode(c: &mut Criterion, encodings: &Encodings) {
     let mut group = c.benchmark_group("io-read-decode");
     group.throughput(Throughput::Elements(BATCH as u64));
-    for workload in workloads() {
-        let batches = Encoded::all(&workload);
-        let id = |name: &str| BenchmarkId::new(name, workload.name);
-        cycled(&mut group, id("bijou-io/Cursor"), &batches, |e| {
+    for (workload, batches) in encodings {
+        let id = |name: &str| BenchmarkId::new(name, workload);
+        cycled(&mut group, id("bijou-io/Cursor"), batches, |e| {
             drain(Cursor::new(&e.bijou[..]), bijou_read)
         });
-        cycled(&mut group, id("integer-encoding/Cursor"), &batches, |e| {
+        cycled(&mut group, id("integer-encoding/Cursor"), batches, |e| {
             drain(Cursor::new(&e.leb128[..]), integer_encoding_read)
         });
-        cycled(&mut group, id("bijou-io/BufReader"), &batches, |e| {
+        cycled(&mut group, id("bijou-io/BufReader"), batches, |e| {
             drain(BufReader::new(&e.bijou[..]), bijou_read)
         });
-        cycled(
-            &mut group,
-            id("integer-encoding/BufReader"),
-            &batches,
-            |e| drain(BufReader::new(&e.leb128[..]), integer_encoding_read),
-        );
+        cycled(&mut group, id("integer-encoding/BufReader"), batches, |e| {
+            drain(BufReader::new(&e.leb128[..]), integer_encoding_read)
+        });
     }
     group.finish();
 }
@@ -186,6 +193,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = buf_decode, read_decode
+    targets = decode
 }
 criterion_main!(benches);
