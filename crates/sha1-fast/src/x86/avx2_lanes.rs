@@ -34,28 +34,19 @@ use crate::Digest;
 use crate::consts::K;
 use crate::lanes;
 
-// The feature list of every `#[target_feature]` below (`cpufeatures` also
-// checks that the OS saves the YMM registers).
-cpufeatures::new!(cpuid, "avx2");
-
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone on the SIMD-schedule kernel: an eight-lane step costs
 /// the same however many lanes are busy, and one lane of it runs at about
 /// 460 MB/s against 1 600 MB/s for a single stream.
 const MIN_LANES: usize = 4;
 
-/// Proof that the CPU has AVX2 (and so SSSE3).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2(());
+detection_token! {
+    /// Proof that the CPU has AVX2 (and so SSSE3), and that the OS saves
+    /// the YMM registers (`cpufeatures` checks both).
+    Avx2: "avx2"
+}
 
 impl Avx2 {
-    /// The token, if the CPU and OS support AVX2. Cheap after the first
-    /// call. `--cfg sha1_fast_force="none"` turns detection off.
-    #[inline]
-    pub(crate) fn detect() -> Option<Avx2> {
-        (!cfg!(sha1_fast_force = "none") && cpuid::get()).then_some(Avx2(()))
-    }
-
     /// [`crate::digest_many_into`] on eight lanes; `out` has one slot per
     /// message.
     #[inline]

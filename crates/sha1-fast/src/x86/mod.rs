@@ -3,6 +3,30 @@
 //! its `#[target_feature]` code is through methods on that token, so the
 //! `unsafe` calls inside are justified by a single, local check.
 
+/// Declares a backend's detection token: a zero-sized `$token` that only
+/// `$token::detect` makes, and only after CPUID (cached by `cpufeatures`)
+/// reported every one of `$features`, the feature list of the module's
+/// `#[target_feature]` code. `--cfg sha1_fast_force="none"` turns detection
+/// off, so tests can run the scalar fallback on any CPU.
+macro_rules! detection_token {
+    ($(#[$doc:meta])* $token:ident: $($feature:tt),+) => {
+        cpufeatures::new!(cpuid, $($feature),+);
+
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $token(());
+
+        impl $token {
+            /// The token, if the CPU (and, for AVX, the OS) supports every
+            /// feature this module enables. Cheap after the first call.
+            #[inline]
+            pub(crate) fn detect() -> Option<$token> {
+                (!cfg!(sha1_fast_force = "none") && cpuid::get()).then_some($token(()))
+            }
+        }
+    };
+}
+
 #[allow(unsafe_code)]
 pub(crate) mod avx2_lanes;
 #[allow(unsafe_code)]

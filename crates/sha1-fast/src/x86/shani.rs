@@ -25,9 +25,6 @@ use core::arch::x86_64::{
     _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_xor_si128,
 };
 
-// The feature list of every `#[target_feature]` below.
-cpufeatures::new!(cpuid, "sha", "sse2", "ssse3", "sse4.1");
-
 /// Independent messages in flight in [`ShaNi::digest_many`], their rounds
 /// interleaved group by group. `sha1rnds4` has a latency of 6 cycles and
 /// issues every 2 on Zen 5, so three chains would saturate it in theory;
@@ -40,20 +37,13 @@ const LANES: usize = 5;
 /// finishes alone: one lane is faster as a single stream.
 const MIN_LANES: usize = 2;
 
-/// Proof that the CPU has the SHA extensions (and SSSE3 and SSE4.1, which
-/// every SHA-capable x86 CPU has but which the code also uses).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ShaNi(());
+detection_token! {
+    /// Proof that the CPU has the SHA extensions (and SSSE3 and SSE4.1,
+    /// which every SHA-capable x86 CPU has but which the code also uses).
+    ShaNi: "sha", "sse2", "ssse3", "sse4.1"
+}
 
 impl ShaNi {
-    /// The token, if the CPU supports every feature this module enables.
-    /// Cheap after the first call: `cpufeatures` caches CPUID in an atomic.
-    /// `--cfg sha1_fast_force="none"` turns detection off.
-    #[inline]
-    pub(crate) fn detect() -> Option<ShaNi> {
-        (!cfg!(sha1_fast_force = "none") && cpuid::get()).then_some(ShaNi(()))
-    }
-
     /// [`crate::compress`] on this backend, over the blocks of each part
     /// in turn.
     #[inline]

@@ -42,21 +42,12 @@ use core::arch::x86_64::{
 
 use crate::consts::K;
 
-// The feature list of every `#[target_feature]` below.
-cpufeatures::new!(cpuid, "ssse3");
-
-/// Proof that the CPU has SSSE3.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Ssse3(());
+detection_token! {
+    /// Proof that the CPU has SSSE3.
+    Ssse3: "ssse3"
+}
 
 impl Ssse3 {
-    /// The token, if the CPU has SSSE3. Cheap after the first call.
-    /// `--cfg sha1_fast_force="none"` turns detection off.
-    #[inline]
-    pub(crate) fn detect() -> Option<Ssse3> {
-        (!cfg!(sha1_fast_force = "none") && cpuid::get()).then_some(Ssse3(()))
-    }
-
     /// [`crate::compress`] on this backend, over the blocks of each part
     /// in turn.
     #[inline]
