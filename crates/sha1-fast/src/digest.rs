@@ -179,16 +179,25 @@ impl fmt::Debug for Digest {
 /// let err = "g".repeat(40).parse::<Digest>().unwrap_err();
 /// assert_eq!(err, ParseDigestError::InvalidDigit { index: 0, found: 'g' });
 /// assert_eq!(err.to_string(), "invalid SHA-1 digest: 'g' at byte 0 is not a hex digit");
+///
+/// let err = "abc".parse::<Digest>().unwrap_err();
+/// assert_eq!(err.to_string(), "invalid SHA-1 digest: expected 40 hex digits, found 3 bytes");
+///
+/// // It travels in `Box<dyn Error>` and friends.
+/// let err: Box<dyn std::error::Error> = Box::new("".parse::<Digest>().unwrap_err());
+/// assert!(err.to_string().contains("found 0 bytes"));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseDigestError {
     /// The string is not 40 bytes long.
+    #[error("invalid SHA-1 digest: expected {} hex digits, found {len} bytes", 2 * Digest::LEN)]
     InvalidLength {
         /// Its length in bytes.
         len: usize,
     },
     /// A character that is not an ASCII hex digit.
+    #[error("invalid SHA-1 digest: {found:?} at byte {index} is not a hex digit")]
     InvalidDigit {
         /// Its byte offset in the string.
         index: usize,
@@ -196,40 +205,6 @@ pub enum ParseDigestError {
         found: char,
     },
 }
-
-/// A sentence naming what was expected and what was found.
-///
-/// ```
-/// let err = "abc".parse::<sha1_fast::Digest>().unwrap_err();
-/// assert_eq!(err.to_string(), "invalid SHA-1 digest: expected 40 hex digits, found 3 bytes");
-/// ```
-impl fmt::Display for ParseDigestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            ParseDigestError::InvalidLength { len } => {
-                write!(
-                    f,
-                    "invalid SHA-1 digest: expected {} hex digits, found {len} bytes",
-                    2 * Digest::LEN
-                )
-            }
-            ParseDigestError::InvalidDigit { index, found } => {
-                write!(
-                    f,
-                    "invalid SHA-1 digest: {found:?} at byte {index} is not a hex digit"
-                )
-            }
-        }
-    }
-}
-
-/// Lets `ParseDigestError` travel in `Box<dyn Error>` and friends.
-///
-/// ```
-/// let err: Box<dyn std::error::Error> = Box::new("".parse::<sha1_fast::Digest>().unwrap_err());
-/// assert!(err.to_string().contains("found 0 bytes"));
-/// ```
-impl core::error::Error for ParseDigestError {}
 
 /// Parses 40 hex digits, either case, nothing else (no `0x`, no spaces).
 ///

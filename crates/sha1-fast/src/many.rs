@@ -1,7 +1,6 @@
 //! Hashing many independent messages at once.
 
 use crate::{Backend, Digest};
-use core::fmt;
 
 /// SHA-1 of each message, in order, with the backend [`Backend::detect`]
 /// picks, hashing several at once where that backend gains from it: five
@@ -54,35 +53,19 @@ pub fn digest_many_into(messages: &[&[u8]], out: &mut [Digest]) -> Result<(), Le
 /// ```
 /// let err = sha1_fast::LengthMismatch { messages: 3, digests: 2 };
 /// assert_eq!(err.to_string(), "3 messages to hash but room for 2 digests");
+///
+/// let err = sha1_fast::LengthMismatch { messages: 1, digests: 0 };
+/// assert!(err.to_string().contains("room for 0 digests"));
+///
+/// // It travels in `Box<dyn Error>` and friends.
+/// let err: Box<dyn std::error::Error> = Box::new(sha1_fast::LengthMismatch { messages: 1, digests: 2 });
+/// assert!(err.to_string().starts_with("1 messages"));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("{messages} messages to hash but room for {digests} digests")]
 pub struct LengthMismatch {
     /// How many messages there were.
     pub messages: usize,
     /// How many digests the output slice had room for.
     pub digests: usize,
 }
-
-/// Says both lengths.
-///
-/// ```
-/// let err = sha1_fast::LengthMismatch { messages: 1, digests: 0 };
-/// assert!(err.to_string().contains("room for 0 digests"));
-/// ```
-impl fmt::Display for LengthMismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} messages to hash but room for {} digests",
-            self.messages, self.digests
-        )
-    }
-}
-
-/// Lets `LengthMismatch` travel in `Box<dyn Error>` and friends.
-///
-/// ```
-/// let err: Box<dyn std::error::Error> = Box::new(sha1_fast::LengthMismatch { messages: 1, digests: 2 });
-/// assert!(err.to_string().starts_with("1 messages"));
-/// ```
-impl core::error::Error for LengthMismatch {}
