@@ -197,6 +197,71 @@ pub fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
+/// A contender of an interleaved table: its name and one call's work.
+pub type Contender<'a> = (String, Box<dyn FnMut() + 'a>);
+
+/// One contender's medians over the rounds of [`Interleave::run`].
+#[derive(Clone, Copy, Debug)]
+pub struct Stats {
+    /// 10^6 bytes per second.
+    pub rate: f64,
+    /// Core cycles per byte, each sample priced at the clock measured in
+    /// its own round.
+    pub cpb: f64,
+}
+
+/// How the SHA-1 benches' own tables measure: every contender is timed in
+/// turn, round after round, after a clock sample each round, so a
+/// neighbour's build or a clock change slows all of them alike and the
+/// ratios stay honest on a shared machine.
+#[derive(Clone, Copy, Debug)]
+pub struct Interleave {
+    /// Rounds; each contender is timed once a round.
+    pub rounds: usize,
+    /// Bytes hashed per sample, so every sample lasts about as long and
+    /// timer resolution does not matter.
+    pub sample_bytes: usize,
+    /// Links of the [`clock_ghz`] chain sampled each round.
+    pub clock_links: u32,
+}
+
+impl Interleave {
+    /// Times each contender (one call hashes `len` bytes); returns each
+    /// one's medians, in order, and the median clock in GHz.
+    pub fn run(&self, contenders: &mut [Contender<'_>], len: usize) -> (Vec<Stats>, f64) {
+        let calls = self.sample_bytes.div_ceil(len);
+        let mut samples = vec![
+            (
+                Vec::with_capacity(self.rounds),
+                Vec::with_capacity(self.rounds)
+            );
+            contenders.len()
+        ];
+        let mut clocks = Vec::with_capacity(self.rounds);
+        for _ in 0..self.rounds {
+            let ghz = clock_ghz(self.clock_links);
+            clocks.push(ghz);
+            for ((_, run), (rates, cpbs)) in contenders.iter_mut().zip(&mut samples) {
+                let start = std::time::Instant::now();
+                for _ in 0..calls {
+                    run();
+                }
+                let rate = (calls * len) as f64 / start.elapsed().as_secs_f64() / 1e6;
+                rates.push(rate);
+                cpbs.push(ghz * 1e3 / rate);
+            }
+        }
+        let stats = samples
+            .iter_mut()
+            .map(|(rates, cpbs)| Stats {
+                rate: median(rates),
+                cpb: median(cpbs),
+            })
+            .collect();
+        (stats, median(&mut clocks))
+    }
+}
+
 /// The core clock in GHz, from `links` steps of a dependent chain of add +
 /// rotate: two one-cycle operations per link, which no compiler can shorten.
 pub fn clock_ghz(links: u32) -> f64 {
@@ -278,6 +343,36 @@ mod tests {
         let mix = a.iter().find(|w| w.name == "mix-16").unwrap();
         assert_eq!(mix.batches.len(), CYCLE);
         assert_ne!(mix.batches[0], mix.batches[1]);
+    }
+
+    #[test]
+    fn interleave_times_every_contender_every_round() {
+        use std::cell::Cell;
+        let calls = [Cell::new(0), Cell::new(0)];
+        let mut contenders: Vec<Contender<'_>> = calls
+            .iter()
+            .enumerate()
+            .map(|(i, count)| -> Contender<'_> {
+                (
+                    format!("c{i}"),
+                    Box::new(move || count.set(count.get() + 1)),
+                )
+            })
+            .collect();
+        let interleave = Interleave {
+            rounds: 3,
+            sample_bytes: 100,
+            clock_links: 1 << 10,
+        };
+        // 100 bytes a sample at 10 bytes a call: 10 calls a round.
+        let (stats, ghz) = interleave.run(&mut contenders, 10);
+        drop(contenders);
+        assert_eq!(calls.map(|c| c.get()), [30, 30]);
+        assert_eq!(stats.len(), 2);
+        assert!(ghz > 0.0);
+        for s in stats {
+            assert!(s.rate > 0.0 && s.cpb > 0.0, "{s:?}");
+        }
     }
 
     #[test]

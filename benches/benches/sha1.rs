@@ -32,12 +32,12 @@
 #![allow(missing_docs)] // no docs on a bench binary's items.
 
 use bijou_benches::SplitMix64;
-use bijou_benches::{clock_ghz, median};
+use bijou_benches::{Contender, Interleave, Stats};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use sha1_fast::{Backend, Digest};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Input sizes: one block plus padding, a small file, the sizes the speed
 /// target is stated at (16 KiB: L1-resident; 1 MiB: streaming from L2/L3).
@@ -227,39 +227,13 @@ fn compress(c: &mut Criterion) {
     group.finish();
 }
 
-/// Rounds of the interleaved tables; each contender is timed once a round.
-const ROUNDS: usize = 101;
-
-/// Bytes hashed per interleaved sample: long enough for the timer, short
-/// enough that a round of a dozen contenders stays in the tens of ms.
-const SAMPLE_BYTES: usize = 256 << 10;
-
-/// A contender of an interleaved table: its name and one call's work.
-type Contender<'a> = (String, Box<dyn FnMut() + 'a>);
-
-/// Times each contender in turn for [`ROUNDS`] rounds, `len` bytes per call,
-/// after a clock sample each round; returns each one's median MB/s and
-/// median cycles per byte (each sample priced at its round's clock).
-fn interleaved(contenders: &mut [Contender<'_>], len: usize) -> Vec<(f64, f64)> {
-    let calls = SAMPLE_BYTES.div_ceil(len);
-    let mut samples = vec![(Vec::new(), Vec::new()); contenders.len()];
-    for _ in 0..ROUNDS {
-        let ghz = clock_ghz(1 << 18);
-        for ((_, run), (rates, cpbs)) in contenders.iter_mut().zip(&mut samples) {
-            let start = Instant::now();
-            for _ in 0..calls {
-                run();
-            }
-            let rate = (calls * len) as f64 / start.elapsed().as_secs_f64() / 1e6;
-            rates.push(rate);
-            cpbs.push(ghz * 1e3 / rate);
-        }
-    }
-    samples
-        .iter_mut()
-        .map(|(rates, cpbs)| (median(rates), median(cpbs)))
-        .collect()
-}
+/// How the tables measure: 101 rounds of 256 KiB samples, short enough
+/// that a round of a dozen contenders stays in the tens of ms.
+const INTERLEAVE: Interleave = Interleave {
+    rounds: 101,
+    sample_bytes: 256 << 10,
+    clock_links: 1 << 18,
+};
 
 /// Prints one markdown row per input: the first contender's MB/s and
 /// cycles/byte, then every other one's with how many times faster the first
@@ -274,12 +248,12 @@ fn table<'a>(title: &str, rows: Vec<(&str, usize, Vec<Contender<'a>>)>) {
             println!("| :--- |{}", " ---: |".repeat(names.len()));
             header = false;
         }
-        let stats = interleaved(&mut contenders, len);
-        let first = stats[0].0;
+        let (stats, _) = INTERLEAVE.run(&mut contenders, len);
+        let first = stats[0].rate;
         let cells: Vec<String> = stats
             .iter()
             .enumerate()
-            .map(|(i, &(rate, cpb))| match i {
+            .map(|(i, &Stats { rate, cpb })| match i {
                 0 => format!("{rate:.0}, {cpb:.2} cpb"),
                 _ => format!("{rate:.0}, {cpb:.2} cpb, **{:.2}×**", first / rate),
             })

@@ -22,20 +22,20 @@
 #![allow(missing_docs)] // no docs on a bench binary's items.
 
 use bijou_benches::SplitMix64;
-use bijou_benches::{alu_ops_per_ns, clock_ghz, median};
+use bijou_benches::{Contender, Interleave, Stats, alu_ops_per_ns, clock_ghz, median};
 use criterion::{BenchmarkId, Criterion, Throughput};
 use sha1_fast::{Backend, Sha1};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const LEN: usize = 16 << 10;
 
-/// Rounds of the interleaved tables; each contender is timed once a round.
-const ROUNDS: usize = 151;
-
-/// Bytes hashed per interleaved sample, so every sample lasts about as long
-/// and timer resolution does not matter.
-const SAMPLE_BYTES: usize = 1 << 20;
+/// How the tables measure: 151 rounds of 1 MiB samples.
+const INTERLEAVE: Interleave = Interleave {
+    rounds: 151,
+    sample_bytes: 1 << 20,
+    clock_links: 1 << 20,
+};
 
 fn input(len: usize, seed: u64) -> Vec<u8> {
     let mut rng = SplitMix64::new(seed);
@@ -54,62 +54,19 @@ fn ladder(c: &mut Criterion, blocks: &[[u8; 64]]) {
     group.finish();
 }
 
-/// A contender of an interleaved table: its name and one call's work.
-type Contender<'a> = (&'a str, Box<dyn Fn() + 'a>);
-
-/// One contender's medians over the rounds.
-struct Stats {
-    /// 10^6 bytes per second.
-    rate: f64,
-    /// Core cycles per byte, each sample priced at the clock measured in
-    /// its own round.
-    cpb: f64,
-}
-
-/// Times each contender in turn for [`ROUNDS`] rounds, `len` bytes per
-/// call, after a clock sample each round. Also returns the median clock.
-fn interleaved(contenders: &[Contender<'_>], len: usize) -> (Vec<Stats>, f64) {
-    let calls = SAMPLE_BYTES.div_ceil(len);
-    let mut rates = vec![Vec::with_capacity(ROUNDS); contenders.len()];
-    let mut cpbs = vec![Vec::with_capacity(ROUNDS); contenders.len()];
-    let mut clocks = Vec::with_capacity(ROUNDS);
-    for _ in 0..ROUNDS {
-        let ghz = clock_ghz(1 << 20);
-        clocks.push(ghz);
-        for (i, (_, run)) in contenders.iter().enumerate() {
-            let start = Instant::now();
-            for _ in 0..calls {
-                run();
-            }
-            let rate = (calls * len) as f64 / start.elapsed().as_secs_f64() / 1e6;
-            rates[i].push(rate);
-            cpbs[i].push(ghz * 1e3 / rate);
-        }
-    }
-    let stats = rates
-        .iter_mut()
-        .zip(&mut cpbs)
-        .map(|(rates, cpbs)| Stats {
-            rate: median(rates),
-            cpb: median(cpbs),
-        })
-        .collect();
-    (stats, median(&mut clocks))
-}
-
 /// The integer ALU ceiling in operations per cycle: the median over rounds
 /// of [`alu_ops_per_ns`] priced at each round's clock estimate.
 fn alu_ceiling() -> Option<f64> {
-    let mut per_cycle = Vec::with_capacity(ROUNDS);
-    for _ in 0..ROUNDS {
-        let ghz = clock_ghz(1 << 20);
+    let mut per_cycle = Vec::with_capacity(INTERLEAVE.rounds);
+    for _ in 0..INTERLEAVE.rounds {
+        let ghz = clock_ghz(INTERLEAVE.clock_links);
         per_cycle.push(alu_ops_per_ns(1 << 16)? / ghz);
     }
     Some(median(&mut per_cycle))
 }
 
 fn ladder_table(blocks: &[[u8; 64]]) {
-    let contenders: Vec<Contender<'_>> = sha1_fast::ladder::STEPS
+    let mut contenders: Vec<Contender<'_>> = sha1_fast::ladder::STEPS
         .iter()
         .map(|&(name, step)| -> Contender<'_> {
             let run = move || {
@@ -117,10 +74,10 @@ fn ladder_table(blocks: &[[u8; 64]]) {
                 step(black_box(&mut state), black_box(blocks));
                 black_box(state);
             };
-            (name, Box::new(run))
+            (name.to_string(), Box::new(run))
         })
         .collect();
-    let (stats, ghz) = interleaved(&contenders, LEN);
+    let (stats, ghz) = INTERLEAVE.run(&mut contenders, LEN);
     println!(
         "\nSHA-1 ladder: {LEN} bytes per call, interleaved medians, core clock ≈ {ghz:.2} GHz"
     );
@@ -156,9 +113,9 @@ fn peers_table() {
     for (len, label) in [(16 << 10, "16KiB"), (1 << 20, "1MiB")] {
         let data = input(len, 0x5AA1);
         let data = &data[..];
-        let contenders: [Contender<'_>; 3] = [
+        let mut contenders: [Contender<'_>; 3] = [
             (
-                "sha1-fast (scalar)",
+                "sha1-fast (scalar)".to_string(),
                 Box::new(|| {
                     let mut hasher = Sha1::with_backend(Backend::Scalar).expect("always available");
                     hasher.update(black_box(data));
@@ -166,20 +123,20 @@ fn peers_table() {
                 }),
             ),
             (
-                sha1,
+                sha1.to_string(),
                 Box::new(|| {
                     use sha1::Digest as _;
                     black_box(sha1::Sha1::digest(black_box(data)));
                 }),
             ),
             (
-                "sha1_smol",
+                "sha1_smol".to_string(),
                 Box::new(|| {
                     black_box(sha1_smol::Sha1::from(black_box(data)).digest().bytes());
                 }),
             ),
         ];
-        let (stats, _) = interleaved(&contenders, len);
+        let (stats, _) = INTERLEAVE.run(&mut contenders, len);
         let ours = &stats[0];
         let cell = |s: &Stats| {
             format!(
