@@ -184,6 +184,30 @@ pub fn repeated_decode<T: bijou_core::Bijou>(
     Ok((written, consumed))
 }
 
+/// Asserts the batch contract on `input`: `decode_batch` into `out` returns
+/// what [`repeated_decode`] returns into `expected` (a slice of the same
+/// length), and writes the same values before it stops. `what` names the
+/// case in a failure.
+///
+/// # Panics
+///
+/// When the two disagree, or the slices differ in length.
+pub fn assert_batch_agrees<T: bijou_core::Bijou>(
+    input: &[u8],
+    out: &mut [T],
+    expected: &mut [T],
+    what: &str,
+) {
+    assert_eq!(out.len(), expected.len(), "{what}: one capacity for both");
+    let got = T::decode_batch(input, out);
+    let want = repeated_decode(input, expected);
+    assert_eq!(got, want, "{what} on {input:02X?}");
+    let written = match want {
+        Ok((written, _)) | Err(bijou_core::BatchDecodeError::Overflow { written, .. }) => written,
+    };
+    assert_eq!(out[..written], expected[..written], "{what}");
+}
+
 /// The values (or overflows) of a stream in order, and how it ends:
 /// `Ok(())` between two values, `Err(Truncated)` inside one.
 pub type Outcome<T> = (
