@@ -4,7 +4,9 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+use crate::{run_checked, succeeds};
 use std::time::Instant;
 
 use testkit::vectors::{BijouCase, BijouExpect, VectorError};
@@ -174,25 +176,6 @@ fn cargo_fuzz(fuzz_dir: &Path) -> Command {
         .current_dir(fuzz_dir.parent().expect("fuzz/ has a parent"))
         .env_remove("CARGO_TARGET_DIR");
     command
-}
-
-fn succeeds(command: &mut Command) -> bool {
-    command
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-fn run_checked(command: &mut Command) -> Result<(), String> {
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run {command:?}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{command:?} failed ({status})"))
-    }
 }
 
 /// One target's run, as reported.

@@ -1,10 +1,11 @@
 //! `cargo xtask`: the workspace's automation (the cargo-xtask convention: a
 //! plain binary crate, aliased in `.cargo/config.toml`, nothing to install).
 
-use std::process::ExitCode;
+use std::process::{Command, ExitCode, Stdio};
 
 mod bench;
 mod conformance;
+mod cross;
 mod fuzz;
 mod table;
 
@@ -15,6 +16,7 @@ Commands:
   conformance   Run every vector file under vectors/ against every width and backend
   bench         Run the criterion shoot-outs, optionally writing a report
   fuzz          Build and run the cargo-fuzz targets for a while each
+  cross         Run the library tests on aarch64 and big-endian s390x under QEMU
   help          Print this message
 
 Run `cargo xtask <COMMAND> --help` for a command's options.";
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
         "conformance" => conformance::main(rest),
         "bench" => bench::main(rest),
         "fuzz" => fuzz::main(rest),
+        "cross" => cross::main(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -63,4 +66,25 @@ fn parse_flags(
         flags.push(arg.clone());
     }
     Ok(Some(flags))
+}
+
+/// Whether `command` runs and exits successfully (its output discarded).
+fn succeeds(command: &mut Command) -> bool {
+    command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Runs `command` with inherited output; a failure names the command.
+fn run_checked(command: &mut Command) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {command:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} failed ({status})"))
+    }
 }

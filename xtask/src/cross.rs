@@ -1,0 +1,324 @@
+//! `cargo xtask cross`: the library crates' test suites built for other
+//! architectures and run under QEMU's user-mode emulation.
+//!
+//! Two targets, each for what it can catch: `s390x` is big-endian, so any
+//! byte-order assumption in the varint encoders and decoders or in SHA-1's
+//! word reads and digest writes fails there; `aarch64` is where users deploy
+//! besides x86-64, and the only place `sha1-fast` runs its portable core
+//! as the default (no x86 backend is compiled in).
+
+use std::process::Command;
+use std::time::Instant;
+
+use crate::{run_checked, succeeds};
+
+const USAGE: &str = "\
+Usage: cargo xtask cross [--install] [--target TRIPLE]...
+
+Builds the tests of the library crates (bijou-core, bijou-io, sha1-fast,
+testkit; unit, integration and doc tests) for each target and runs them
+under QEMU user-mode emulation, then prints one line per target.
+
+Targets: aarch64-unknown-linux-gnu, s390x-unknown-linux-gnu (big-endian).
+Default: both.
+
+Each target needs its Rust standard library (rustup), a cross linker with
+its C library and the QEMU emulator (Debian packages). Without --install a
+missing piece is an error that says what to install.
+
+Options:
+  --install          Install what is missing: `rustup target add` and
+                     `apt-get install` (Debian, as root)
+  --target TRIPLE    Only this target (repeatable)
+  -h, --help         Print this message";
+
+/// The crates whose tests run on every target (the benches, xtask and the
+/// fuzz targets are host tools).
+const CRATES: &[&str] = &["bijou-core", "bijou-io", "sha1-fast", "testkit"];
+
+/// One cross target and the host tools it needs.
+struct Target {
+    triple: &'static str,
+    /// Debian's GCC for the target, used as the linker.
+    linker: &'static str,
+    /// The QEMU user-mode emulator.
+    qemu: &'static str,
+    /// Where the linker's package installs the target's C library, which
+    /// QEMU needs to load dynamically linked test binaries.
+    sysroot: &'static str,
+    /// The Debian package that provides `linker` and the target's C library.
+    linker_package: &'static str,
+}
+
+/// The Debian package with every QEMU user-mode emulator.
+const QEMU_PACKAGE: &str = "qemu-user";
+
+const TARGETS: &[Target] = &[
+    Target {
+        triple: "aarch64-unknown-linux-gnu",
+        linker: "aarch64-linux-gnu-gcc",
+        qemu: "qemu-aarch64",
+        sysroot: "/usr/aarch64-linux-gnu",
+        linker_package: "gcc-aarch64-linux-gnu",
+    },
+    Target {
+        triple: "s390x-unknown-linux-gnu",
+        linker: "s390x-linux-gnu-gcc",
+        qemu: "qemu-s390x",
+        sysroot: "/usr/s390x-linux-gnu",
+        linker_package: "gcc-s390x-linux-gnu",
+    },
+];
+
+struct Options {
+    install: bool,
+    targets: Vec<&'static Target>,
+}
+
+pub(crate) fn main(args: &[String]) -> Result<(), String> {
+    let Some(options) = parse_args(args)? else {
+        return Ok(());
+    };
+    if options.install {
+        install(&options.targets)?;
+    }
+    let missing: Vec<String> = options
+        .targets
+        .iter()
+        .filter_map(|target| {
+            let pieces = missing_pieces(target);
+            (!pieces.is_empty()).then(|| format!("{}: {}", target.triple, pieces.join(", ")))
+        })
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "missing cross tools\n  {}\nrun `cargo xtask cross --install` (Debian, as root) or install them yourself",
+            missing.join("\n  ")
+        ));
+    }
+
+    let mut results = Vec::new();
+    for target in &options.targets {
+        println!("== {} ==", target.triple);
+        let started = Instant::now();
+        let outcome = run_checked(&mut test_command(target));
+        results.push((target.triple, outcome.is_ok(), started.elapsed()));
+    }
+    println!();
+    println!("{:<28} {:>8}  result", "target", "seconds");
+    for (triple, passed, elapsed) in &results {
+        let result = if *passed { "passed" } else { "FAILED" };
+        println!("{triple:<28} {:>8.1}  {result}", elapsed.as_secs_f64());
+    }
+    let failed: Vec<&str> = results
+        .iter()
+        .filter(|(_, passed, _)| !passed)
+        .map(|(triple, _, _)| *triple)
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("tests failed on {}", failed.join(", ")))
+    }
+}
+
+fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
+    let mut install = false;
+    let mut targets = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            "--install" => install = true,
+            "--target" => {
+                let triple = args
+                    .next()
+                    .ok_or_else(|| format!("`--target` needs a triple\n\n{USAGE}"))?;
+                let target = TARGETS
+                    .iter()
+                    .find(|t| t.triple == triple)
+                    .ok_or_else(|| format!("unknown target `{triple}`\n\n{USAGE}"))?;
+                targets.push(target);
+            }
+            other => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
+        }
+    }
+    if targets.is_empty() {
+        targets = TARGETS.iter().collect();
+    }
+    Ok(Some(Options { install, targets }))
+}
+
+/// What `target` still lacks on this machine, as things to install.
+fn missing_pieces(target: &Target) -> Vec<String> {
+    let mut pieces = Vec::new();
+    if !has_rust_std(target.triple) {
+        pieces.push(format!(
+            "Rust standard library (`rustup target add {}`)",
+            target.triple
+        ));
+    }
+    for (tool, package) in tools(target) {
+        if !succeeds(Command::new(tool).arg("--version")) {
+            pieces.push(format!("`{tool}` (Debian package {package})"));
+        }
+    }
+    pieces
+}
+
+/// The host tools `target` needs, each with the Debian package that has it.
+fn tools(target: &Target) -> [(&'static str, &'static str); 2] {
+    [
+        (target.linker, target.linker_package),
+        (target.qemu, QEMU_PACKAGE),
+    ]
+}
+
+/// Whether the active toolchain has the standard library for `triple`.
+fn has_rust_std(triple: &str) -> bool {
+    let Ok(output) = Command::new("rustc")
+        .args(["--print", "target-libdir", "--target", triple])
+        .output()
+    else {
+        return false;
+    };
+    let libdir = String::from_utf8_lossy(&output.stdout);
+    output.status.success() && std::path::Path::new(libdir.trim()).is_dir()
+}
+
+/// Installs the missing Rust standard libraries and Debian packages.
+fn install(targets: &[&Target]) -> Result<(), String> {
+    let triples: Vec<&str> = targets
+        .iter()
+        .filter(|t| !has_rust_std(t.triple))
+        .map(|t| t.triple)
+        .collect();
+    if !triples.is_empty() {
+        println!(
+            "installing the Rust standard library for {}",
+            triples.join(", ")
+        );
+        run_checked(
+            Command::new("rustup")
+                .args(["target", "add"])
+                .args(&triples),
+        )?;
+    }
+    let mut packages: Vec<&str> = targets
+        .iter()
+        .flat_map(|target| tools(target))
+        .filter(|(tool, _)| !succeeds(Command::new(tool).arg("--version")))
+        .map(|(_, package)| package)
+        .collect();
+    packages.sort_unstable();
+    packages.dedup();
+    if !packages.is_empty() {
+        println!("installing {}", packages.join(" "));
+        run_checked(Command::new("apt-get").arg("update").arg("-qq"))?;
+        run_checked(
+            Command::new("apt-get")
+                .args(["install", "-y", "-qq"])
+                .args(&packages)
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+        )?;
+    }
+    Ok(())
+}
+
+/// `cargo test --target <triple>` for [`CRATES`], with the linker and the
+/// QEMU runner set through cargo's per-target variables unless the caller
+/// already set them.
+fn test_command(target: &Target) -> Command {
+    let mut command = Command::new("cargo");
+    command.args(["test", "--target", target.triple]);
+    for krate in CRATES {
+        command.args(["-p", krate]);
+    }
+    let prefix = cargo_target_env_prefix(target.triple);
+    let settings = [
+        ("LINKER", target.linker.to_owned()),
+        ("RUNNER", format!("{} -L {}", target.qemu, target.sysroot)),
+    ];
+    for (key, value) in settings {
+        let name = format!("{prefix}_{key}");
+        if std::env::var_os(&name).is_none() {
+            command.env(name, value);
+        }
+    }
+    command
+}
+
+/// Cargo's environment prefix for per-target settings:
+/// `CARGO_TARGET_<TRIPLE>` upper-cased with `-` as `_`.
+fn cargo_target_env_prefix(triple: &str) -> String {
+    format!(
+        "CARGO_TARGET_{}",
+        triple.to_uppercase().replace(['-', '.'], "_")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn env_prefix_follows_cargo_naming() {
+        assert_eq!(
+            cargo_target_env_prefix("s390x-unknown-linux-gnu"),
+            "CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU"
+        );
+        assert_eq!(
+            cargo_target_env_prefix("thumbv7em-none-eabihf"),
+            "CARGO_TARGET_THUMBV7EM_NONE_EABIHF"
+        );
+    }
+
+    #[test]
+    fn parses_targets_and_install() {
+        let all = parse_args(&[]).unwrap().unwrap();
+        assert!(!all.install);
+        assert_eq!(all.targets.len(), TARGETS.len());
+
+        let one = parse_args(&args(&["--install", "--target", "s390x-unknown-linux-gnu"]))
+            .unwrap()
+            .unwrap();
+        assert!(one.install);
+        let triples: Vec<&str> = one.targets.iter().map(|t| t.triple).collect();
+        assert_eq!(triples, ["s390x-unknown-linux-gnu"]);
+
+        assert!(parse_args(&args(&["--target"])).is_err());
+        assert!(parse_args(&args(&["--target", "mips-unknown-linux-gnu"])).is_err());
+        assert!(parse_args(&args(&["--fast"])).is_err());
+    }
+
+    #[test]
+    fn the_command_sets_linker_and_runner() {
+        let target = &TARGETS[0];
+        let command = test_command(target);
+        let prefix = cargo_target_env_prefix(target.triple);
+        let envs: Vec<(String, String)> = command
+            .get_envs()
+            .filter_map(|(k, v)| Some((k.to_str()?.to_owned(), v?.to_str()?.to_owned())))
+            .collect();
+        for key in ["LINKER", "RUNNER"] {
+            let name = format!("{prefix}_{key}");
+            if std::env::var_os(&name).is_none() {
+                assert!(envs.iter().any(|(k, _)| *k == name), "{name} not set");
+            }
+        }
+        let args: Vec<_> = command
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        for krate in CRATES {
+            assert!(args.iter().any(|a| a == krate), "{krate} not tested");
+        }
+    }
+}
