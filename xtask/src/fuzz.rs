@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{run_checked, succeeds};
+use crate::{ensure_nightly, run_checked, succeeds};
 use std::time::Instant;
 
 use testkit::vectors::{BijouCase, BijouExpect, VectorError};
@@ -148,16 +148,7 @@ fn parse_args(args: &[String]) -> Result<Option<(u64, Option<String>)>, String> 
 
 /// Installs the nightly toolchain and cargo-fuzz if they are missing.
 fn ensure_tools() -> Result<(), String> {
-    if !succeeds(Command::new("rustup").args(["run", "nightly", "rustc", "--version"])) {
-        println!("installing the nightly toolchain");
-        run_checked(Command::new("rustup").args([
-            "toolchain",
-            "install",
-            "nightly",
-            "--profile",
-            "minimal",
-        ]))?;
-    }
+    ensure_nightly(&[])?;
     if !succeeds(Command::new("cargo").args(["+nightly", "fuzz", "--version"])) {
         println!("installing cargo-fuzz");
         run_checked(Command::new("cargo").args(["install", "--locked", "cargo-fuzz"]))?;

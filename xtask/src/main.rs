@@ -7,6 +7,7 @@ mod bench;
 mod conformance;
 mod cross;
 mod fuzz;
+mod miri;
 mod table;
 
 const USAGE: &str = "\
@@ -17,6 +18,7 @@ Commands:
   bench         Run the criterion shoot-outs, optionally writing a report
   fuzz          Build and run the cargo-fuzz targets for a while each
   cross         Run the library tests on aarch64 and big-endian s390x under QEMU
+  miri          Run sha1-fast's unsafe SIMD backends under Miri
   help          Print this message
 
 Run `cargo xtask <COMMAND> --help` for a command's options.";
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         "bench" => bench::main(rest),
         "fuzz" => fuzz::main(rest),
         "cross" => cross::main(rest),
+        "miri" => miri::main(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -87,4 +90,26 @@ fn run_checked(command: &mut Command) -> Result<(), String> {
     } else {
         Err(format!("{command:?} failed ({status})"))
     }
+}
+
+/// Installs the nightly toolchain and `components` of it where missing.
+fn ensure_nightly(components: &[&str]) -> Result<(), String> {
+    let mut command = Command::new("rustup");
+    if succeeds(Command::new("rustup").args(["run", "nightly", "rustc", "--version"])) {
+        if components.is_empty() {
+            return Ok(());
+        }
+        // Does nothing for components already installed.
+        command
+            .args(["component", "add", "--toolchain", "nightly"])
+            .args(components);
+    } else {
+        println!("installing the nightly toolchain");
+        // With `--component`, rustup picks the newest nightly that has them.
+        command.args(["toolchain", "install", "nightly", "--profile", "minimal"]);
+        for component in components {
+            command.args(["--component", component]);
+        }
+    }
+    run_checked(&mut command)
 }

@@ -1,0 +1,54 @@
+//! `cargo xtask miri`: sha1-fast's `unsafe` backends interpreted by Miri,
+//! which checks every pointer access and intrinsic call they make.
+
+use std::process::Command;
+
+use crate::{ensure_nightly, run_checked};
+
+const USAGE: &str = "\
+Usage: cargo xtask miri
+
+Runs sha1-fast's Miri tests (`tests/miri.rs`: small inputs through every
+backend Miri can interpret, at unaligned offsets, streaming and in lanes)
+and the library's engine test under Miri on the nightly toolchain. On
+x86-64 the SSSE3 and AVX2 features are enabled at compile time, so the
+SIMD-schedule backend and its AVX2 lanes are detected without CPUID and
+interpreted; SHA-NI is not (Miri does not implement `sha1rnds4`).
+bijou-core and bijou-io forbid `unsafe` and need no Miri run. Installs
+the nightly toolchain with the `miri` and `rust-src` components when
+missing.
+
+Options:
+  -h, --help    Print this message";
+
+/// What enables the SIMD backends under Miri: the features their
+/// `#[target_feature]` entry points name (`x86/simd_schedule.rs` and
+/// `x86/avx2_lanes.rs`).
+const X86_FEATURES: &str = "-C target-feature=+ssse3,+avx2";
+
+pub(crate) fn main(args: &[String]) -> Result<(), String> {
+    if crate::parse_flags(args, &[], USAGE)?.is_none() {
+        return Ok(());
+    }
+    ensure_nightly(&["miri", "rust-src"])?;
+    run_checked(&mut miri_test(&["--test", "miri"]))?;
+    run_checked(&mut miri_test(&["--lib", "--", "backend::tests"]))
+}
+
+/// `cargo +nightly miri test -p sha1-fast <args>`, with the x86 features
+/// added to any `RUSTFLAGS` the caller set.
+fn miri_test(args: &[&str]) -> Command {
+    let mut command = Command::new("cargo");
+    command
+        .args(["+nightly", "miri", "test", "-p", "sha1-fast"])
+        .args(args);
+    if cfg!(target_arch = "x86_64") {
+        let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+        if !flags.is_empty() {
+            flags.push(' ');
+        }
+        flags.push_str(X86_FEATURES);
+        command.env("RUSTFLAGS", flags);
+    }
+    command
+}
