@@ -12,6 +12,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::{asks_for_help, option_value};
+
 const USAGE: &str = "\
 Usage: cargo xtask bench [--quick] [--report DIR] [--ladder] [OPTIONS] [-- CRITERION_ARGS...]
 
@@ -117,18 +119,13 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         run: true,
         ..Options::default()
     };
+    if asks_for_help(args, USAGE) {
+        return Ok(None);
+    }
     let mut args = args.iter();
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| {
-            args.next()
-                .cloned()
-                .ok_or_else(|| format!("`{name}` needs a value\n\n{USAGE}"))
-        };
+        let mut value = |name: &str| option_value(&mut args, name, USAGE).map(str::to_owned);
         match arg.as_str() {
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(None);
-            }
             "--quick" => options.quick = true,
             "--ladder" => options.ladder = true,
             "--no-run" => options.run = false,

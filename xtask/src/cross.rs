@@ -10,7 +10,7 @@
 use std::process::Command;
 use std::time::Instant;
 
-use crate::{run_checked, succeeds};
+use crate::{asks_for_help, option_value, run_checked, succeeds};
 
 const USAGE: &str = "\
 Usage: cargo xtask cross [--install] [--target TRIPLE]...
@@ -125,18 +125,15 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut install = false;
     let mut targets = Vec::new();
+    if asks_for_help(args, USAGE) {
+        return Ok(None);
+    }
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(None);
-            }
             "--install" => install = true,
             "--target" => {
-                let triple = args
-                    .next()
-                    .ok_or_else(|| format!("`--target` needs a triple\n\n{USAGE}"))?;
+                let triple = option_value(&mut args, arg, USAGE)?;
                 let target = TARGETS
                     .iter()
                     .find(|t| t.triple == triple)

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{ensure_nightly, run_checked, succeeds};
+use crate::{asks_for_help, ensure_nightly, option_value, run_checked, succeeds};
 use std::time::Instant;
 
 use testkit::vectors::{BijouCase, BijouExpect, VectorError};
@@ -122,15 +122,14 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
 fn parse_args(args: &[String]) -> Result<Option<(u64, Option<String>)>, String> {
     let mut seconds = 60;
     let mut target = None;
+    if asks_for_help(args, USAGE) {
+        return Ok(None);
+    }
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(None);
-            }
             "--seconds" => {
-                let value = args.next().ok_or("`--seconds` needs a value")?;
+                let value = option_value(&mut args, arg, USAGE)?;
                 seconds =
                     value.parse().ok().filter(|&s| s > 0).ok_or_else(|| {
                         format!("`--seconds {value}`: expected a positive integer")

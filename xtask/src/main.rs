@@ -50,6 +50,31 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether `args` ask for help (`-h` or `--help` before any `--`); prints
+/// `usage` if so. Commands check this first and return `Ok(None)` from
+/// their parser.
+fn asks_for_help(args: &[String], usage: &str) -> bool {
+    let help = args
+        .iter()
+        .take_while(|arg| *arg != "--")
+        .any(|arg| arg == "-h" || arg == "--help");
+    if help {
+        println!("{usage}");
+    }
+    help
+}
+
+/// The value that follows option `name`.
+fn option_value<'a>(
+    args: &mut std::slice::Iter<'a, String>,
+    name: &str,
+    usage: &str,
+) -> Result<&'a str, String> {
+    args.next()
+        .map(String::as_str)
+        .ok_or_else(|| format!("`{name}` needs a value\n\n{usage}"))
+}
+
 /// Parses `--flag` style options: every argument must be one of `known`
 /// (or `--help`, which returns `None` after printing `usage`).
 fn parse_flags(
@@ -57,18 +82,15 @@ fn parse_flags(
     known: &[&str],
     usage: &str,
 ) -> Result<Option<Vec<String>>, String> {
-    let mut flags = Vec::new();
+    if asks_for_help(args, usage) {
+        return Ok(None);
+    }
     for arg in args {
-        if arg == "--help" || arg == "-h" {
-            println!("{usage}");
-            return Ok(None);
-        }
         if !known.contains(&arg.as_str()) {
             return Err(format!("unknown option `{arg}`\n\n{usage}"));
         }
-        flags.push(arg.clone());
     }
-    Ok(Some(flags))
+    Ok(Some(args.to_vec()))
 }
 
 /// Whether `command` runs and exits successfully (its output discarded).
