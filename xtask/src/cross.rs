@@ -122,6 +122,8 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// `--install` and the `--target`s (all of [`TARGETS`] if none); `None`
+/// after `--help`.
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut install = false;
     let mut targets = Vec::new();
