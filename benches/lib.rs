@@ -275,56 +275,73 @@ pub fn clock_ghz(links: u32) -> f64 {
     2.0 * f64::from(links) / start.elapsed().as_nanos() as f64
 }
 
-/// Integer ALU operations the core retires per nanosecond at best: eight
-/// independent chains of register adds, 24 a loop iteration, written in
-/// assembly so no compiler can vectorise, fuse or drop them. Divided by
-/// [`clock_ghz`], it is the ceiling that the SHA-1 scalar core's integer
-/// operations per cycle are compared with (`docs/sha1.md`). `None` off
-/// x86-64.
-pub fn alu_ops_per_ns(iterations: u64) -> Option<f64> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let start = std::time::Instant::now();
-        // SAFETY: the assembly reads and writes only the registers bound
-        // as operands below (no memory, no stack, flags clobbered as
-        // `asm!` assumes by default) and ends once `n` counts down to zero;
-        // `iterations.max(1)` keeps the `dec`/`jnz` count from wrapping.
-        unsafe {
-            std::arch::asm!(
-                "2:",
-                ".rept 3",
-                "add {a:e}, {s:e}",
-                "add {b:e}, {s:e}",
-                "add {c:e}, {s:e}",
-                "add {d:e}, {s:e}",
-                "add {e:e}, {s:e}",
-                "add {f:e}, {s:e}",
-                "add {g:e}, {s:e}",
-                "add {h:e}, {s:e}",
-                ".endr",
-                "dec {n}",
-                "jnz 2b",
-                n = inout(reg) iterations.max(1) => _,
-                s = in(reg) 1u32,
-                a = inout(reg) 0u32 => _,
-                b = inout(reg) 0u32 => _,
-                c = inout(reg) 0u32 => _,
-                d = inout(reg) 0u32 => _,
-                e = inout(reg) 0u32 => _,
-                f = inout(reg) 0u32 => _,
-                g = inout(reg) 0u32 => _,
-                h = inout(reg) 0u32 => _,
-                options(nomem, nostack),
-            );
+/// Defines a probe that returns how many of one register instruction the
+/// core retires per nanosecond at best: eight independent chains of it, 24
+/// a loop iteration, written in assembly so no compiler can vectorise, fuse
+/// or drop them. `$instruction` names the chain register `{r}` and may use
+/// `{s:e}`, a register holding 1. `None` off x86-64.
+macro_rules! throughput_probe {
+    ($(#[$doc:meta])* $name:ident, $instruction:literal) => {
+        $(#[$doc])*
+        pub fn $name(iterations: u64) -> Option<f64> {
+            #[cfg(target_arch = "x86_64")]
+            {
+                let start = std::time::Instant::now();
+                // SAFETY: the assembly reads and writes only the registers
+                // bound as operands below (no memory, no stack, flags
+                // clobbered as `asm!` assumes by default) and ends once `n`
+                // counts down to zero; `iterations.max(1)` keeps the count
+                // from wrapping.
+                unsafe {
+                    std::arch::asm!(
+                        "2:",
+                        ".rept 3",
+                        ".irp r, {a:e}, {b:e}, {c:e}, {d:e}, {e:e}, {f:e}, {g:e}, {h:e}",
+                        $instruction,
+                        ".endr",
+                        ".endr",
+                        "sub {n}, {s}",
+                        "jnz 2b",
+                        n = inout(reg) iterations.max(1) => _,
+                        s = in(reg) 1u64,
+                        a = inout(reg) 0u32 => _,
+                        b = inout(reg) 0u32 => _,
+                        c = inout(reg) 0u32 => _,
+                        d = inout(reg) 0u32 => _,
+                        e = inout(reg) 0u32 => _,
+                        f = inout(reg) 0u32 => _,
+                        g = inout(reg) 0u32 => _,
+                        h = inout(reg) 0u32 => _,
+                        options(nomem, nostack),
+                    );
+                }
+                Some(24.0 * iterations.max(1) as f64 / start.elapsed().as_nanos() as f64)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                let _ = iterations;
+                None
+            }
         }
-        Some(24.0 * iterations.max(1) as f64 / start.elapsed().as_nanos() as f64)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = iterations;
-        None
-    }
+    };
 }
+
+throughput_probe!(
+    /// Integer ALU operations (register adds) the core retires per
+    /// nanosecond at best. Divided by [`clock_ghz`], it is the ceiling that
+    /// the SHA-1 scalar core's integer operations per cycle are compared
+    /// with (`docs/sha1.md`). `None` off x86-64.
+    alu_ops_per_ns,
+    "add \\r, {s:e}"
+);
+
+throughput_probe!(
+    /// Rotates by a constant (`rol r, 5`, as in SHA-1's `rotl5`) the core
+    /// retires per nanosecond at best; fewer execution units take shifts
+    /// and rotates than take adds. `None` off x86-64.
+    rotates_per_ns,
+    "rol \\r, 5"
+);
 
 #[cfg(test)]
 mod tests {
@@ -376,20 +393,20 @@ mod tests {
     }
 
     #[test]
-    fn alu_probe_runs_and_is_plausible() {
-        // The best of five, so a preempted run cannot fail the test.
-        let rate = (0..5)
-            .filter_map(|_| alu_ops_per_ns(1 << 12))
-            .reduce(f64::max);
-        if cfg!(target_arch = "x86_64") {
-            // Any x86-64 core retires more than one add per ns (the low
-            // bound leaves twenty-fold room for a loaded machine) and none
-            // retires a hundred: a loop that ran no iterations, or far
-            // fewer than counted, lands above.
-            let rate = rate.expect("x86-64 has the probe");
-            assert!((0.05..100.0).contains(&rate), "{rate}");
-        } else {
-            assert_eq!(rate, None);
+    fn throughput_probes_run_and_are_plausible() {
+        for probe in [alu_ops_per_ns, rotates_per_ns] {
+            // The best of five, so a preempted run cannot fail the test.
+            let rate = (0..5).filter_map(|_| probe(1 << 12)).reduce(f64::max);
+            if cfg!(target_arch = "x86_64") {
+                // Any x86-64 core retires more than one add or rotate per
+                // ns (the low bound leaves twenty-fold room for a loaded
+                // machine) and none retires a hundred: a loop that ran no
+                // iterations, or far fewer than counted, lands above.
+                let rate = rate.expect("x86-64 has the probes");
+                assert!((0.05..100.0).contains(&rate), "{rate}");
+            } else {
+                assert_eq!(rate, None);
+            }
         }
     }
 

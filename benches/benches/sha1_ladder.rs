@@ -22,7 +22,9 @@
 #![allow(missing_docs)] // no docs on a bench binary's items.
 
 use bijou_benches::SplitMix64;
-use bijou_benches::{Contender, Interleave, Stats, alu_ops_per_ns, clock_ghz, median};
+use bijou_benches::{
+    Contender, Interleave, Stats, alu_ops_per_ns, clock_ghz, median, rotates_per_ns,
+};
 use criterion::{BenchmarkId, Criterion, Throughput};
 use sha1_fast::{Backend, Sha1};
 use std::hint::black_box;
@@ -54,13 +56,14 @@ fn ladder(c: &mut Criterion, blocks: &[[u8; 64]]) {
     group.finish();
 }
 
-/// The integer ALU ceiling in operations per cycle: the median over rounds
-/// of [`alu_ops_per_ns`] priced at each round's clock estimate.
-fn alu_ceiling() -> Option<f64> {
+/// A throughput ceiling in operations per cycle: the median over rounds of
+/// `probe` ([`alu_ops_per_ns`] or [`rotates_per_ns`]) priced at each
+/// round's clock estimate.
+fn ceiling(probe: fn(u64) -> Option<f64>) -> Option<f64> {
     let mut per_cycle = Vec::with_capacity(INTERLEAVE.rounds);
     for _ in 0..INTERLEAVE.rounds {
         let ghz = clock_ghz(INTERLEAVE.clock_links);
-        per_cycle.push(alu_ops_per_ns(1 << 16)? / ghz);
+        per_cycle.push(probe(1 << 16)? / ghz);
     }
     Some(median(&mut per_cycle))
 }
@@ -81,8 +84,11 @@ fn ladder_table(blocks: &[[u8; 64]]) {
     println!(
         "\nSHA-1 ladder: {LEN} bytes per call, interleaved medians, core clock ≈ {ghz:.2} GHz"
     );
-    if let Some(ceiling) = alu_ceiling() {
-        println!("Integer ALU ceiling ≈ {ceiling:.2} operations/cycle (8 independent add chains)");
+    if let (Some(adds), Some(rotates)) = (ceiling(alu_ops_per_ns), ceiling(rotates_per_ns)) {
+        println!(
+            "Integer ALU ceiling ≈ {adds:.2} operations/cycle, rotates ≈ {rotates:.2}/cycle \
+             (8 independent chains of `add`, of `rol r, 5`)"
+        );
     }
     println!("| step | time | MB/s | cycles/byte | vs reference | vs previous |");
     println!("| :--- | ---: | ---: | ---: | ---: | ---: |");
