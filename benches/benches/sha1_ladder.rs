@@ -13,7 +13,8 @@
 //! - the ladder, with cycles per byte from an estimate of the core clock
 //!   taken every round (a chain of dependent add-rotate pairs, two cycles
 //!   each on any x86-64 or AArch64 core), and on x86-64 the integer ALU
-//!   ceiling in operations per cycle (the scalar core is bound by it);
+//!   ceiling in operations per cycle (the scalar core is bound by it) and
+//!   the rotate ceiling;
 //! - the scalar core's one-shot digest against the `sha1` crate and
 //!   `sha1_smol` at 16 KiB and 1 MiB. Build with
 //!   `RUSTFLAGS='--cfg sha1_backend="soft"'` to meet the `sha1` crate's
@@ -56,16 +57,17 @@ fn ladder(c: &mut Criterion, blocks: &[[u8; 64]]) {
     group.finish();
 }
 
-/// A throughput ceiling in operations per cycle: the median over rounds of
-/// `probe` ([`alu_ops_per_ns`] or [`rotates_per_ns`]) priced at each
-/// round's clock estimate.
-fn ceiling(probe: fn(u64) -> Option<f64>) -> Option<f64> {
-    let mut per_cycle = Vec::with_capacity(INTERLEAVE.rounds);
+/// The throughput ceilings in operations per cycle, `[adds, rotates]`:
+/// the medians over rounds of [`alu_ops_per_ns`] and [`rotates_per_ns`],
+/// both priced at the clock estimate taken once each round.
+fn ceilings() -> Option<[f64; 2]> {
+    let mut per_cycle = [const { Vec::new() }; 2];
     for _ in 0..INTERLEAVE.rounds {
         let ghz = clock_ghz(INTERLEAVE.clock_links);
-        per_cycle.push(probe(1 << 16)? / ghz);
+        per_cycle[0].push(alu_ops_per_ns(1 << 16)? / ghz);
+        per_cycle[1].push(rotates_per_ns(1 << 16)? / ghz);
     }
-    Some(median(&mut per_cycle))
+    Some(per_cycle.map(|mut samples| median(&mut samples)))
 }
 
 fn ladder_table(blocks: &[[u8; 64]]) {
@@ -84,7 +86,7 @@ fn ladder_table(blocks: &[[u8; 64]]) {
     println!(
         "\nSHA-1 ladder: {LEN} bytes per call, interleaved medians, core clock ≈ {ghz:.2} GHz"
     );
-    if let (Some(adds), Some(rotates)) = (ceiling(alu_ops_per_ns), ceiling(rotates_per_ns)) {
+    if let Some([adds, rotates]) = ceilings() {
         println!(
             "Integer ALU ceiling ≈ {adds:.2} operations/cycle, rotates ≈ {rotates:.2}/cycle \
              (8 independent chains of `add`, of `rol r, 5`)"
