@@ -278,8 +278,9 @@ pub fn clock_ghz(links: u32) -> f64 {
 /// Defines a probe that returns how many of one register instruction the
 /// core retires per nanosecond at best: eight independent chains of it, 24
 /// a loop iteration, written in assembly so no compiler can vectorise, fuse
-/// or drop them. `$instruction` names the chain register `{r}` and may use
-/// `{s:e}`, a register holding 1. `None` off x86-64.
+/// or drop them. `$instruction` names the chain register `\r` (the
+/// assembler's `.irp` symbol) and may use `{s:e}`, a register holding 1.
+/// `None` off x86-64.
 macro_rules! throughput_probe {
     ($(#[$doc:meta])* $name:ident, $instruction:literal) => {
         $(#[$doc])*

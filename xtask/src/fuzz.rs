@@ -5,11 +5,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-use crate::{asks_for_help, ensure_nightly, option_value, run_checked, succeeds};
 use std::time::Instant;
 
 use testkit::vectors::{BijouCase, BijouExpect, VectorError};
+
+use crate::{asks_for_help, ensure_nightly, option_value, run_checked, succeeds};
 
 const USAGE: &str = "\
 Usage: cargo xtask fuzz [--seconds N] [TARGET]
