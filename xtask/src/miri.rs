@@ -23,7 +23,8 @@ Options:
 
 /// What enables the SIMD backends under Miri: the features their
 /// `#[target_feature]` entry points name (`x86/simd_schedule.rs` and
-/// `x86/avx2_lanes.rs`).
+/// `x86/avx2_lanes.rs`). If they fall short, the library's
+/// `backend::tests::miri_interprets_both_simd_kernels` fails.
 const X86_FEATURES: &str = "-C target-feature=+ssse3,+avx2";
 
 pub(crate) fn main(args: &[String]) -> Result<(), String> {

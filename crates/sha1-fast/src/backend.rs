@@ -443,4 +443,21 @@ mod tests {
             }
         }
     }
+
+    /// Under Miri the SIMD tokens come from the features `cargo xtask miri`
+    /// enables at compile time, not from CPUID. `tests/miri.rs` checks the
+    /// SIMD-schedule backend through the public API; the AVX2 lanes have no
+    /// public switch (`digest_many` falls back to the single-stream kernel),
+    /// so a feature list drifting from `Avx2`'s would otherwise leave them
+    /// silently uninterpreted.
+    #[cfg(all(miri, target_arch = "x86_64"))]
+    #[test]
+    fn miri_interprets_both_simd_kernels() {
+        use crate::x86::{avx2_lanes::Avx2, simd_schedule::Ssse3};
+        assert!(
+            Ssse3::detect().is_some() && Avx2::detect().is_some(),
+            "run under `cargo xtask miri`, whose target features must cover \
+             those of `Ssse3` and `Avx2`"
+        );
+    }
 }
