@@ -161,7 +161,7 @@ fn missing_pieces(target: &Target) -> Vec<String> {
         ));
     }
     for (tool, package) in tools(target) {
-        if !succeeds(Command::new(tool).arg("--version")) {
+        if !has_tool(tool) {
             pieces.push(format!("`{tool}` (Debian package {package})"));
         }
     }
@@ -174,6 +174,11 @@ fn tools(target: &Target) -> [(&'static str, &'static str); 2] {
         (target.linker, target.linker_package),
         (target.qemu, QEMU_PACKAGE),
     ]
+}
+
+/// Whether `tool` is on the `PATH` and runs (`tool --version`).
+fn has_tool(tool: &str) -> bool {
+    succeeds(Command::new(tool).arg("--version"))
 }
 
 /// Whether the active toolchain has the standard library for `triple`.
@@ -209,7 +214,7 @@ fn install(targets: &[&Target]) -> Result<(), String> {
     let mut packages: Vec<&str> = targets
         .iter()
         .flat_map(|target| tools(target))
-        .filter(|(tool, _)| !succeeds(Command::new(tool).arg("--version")))
+        .filter(|(tool, _)| !has_tool(tool))
         .map(|(_, package)| package)
         .collect();
     packages.sort_unstable();
