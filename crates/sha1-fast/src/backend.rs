@@ -76,8 +76,10 @@ enum Engine {
 }
 
 impl Engine {
-    /// Hashes the blocks of each part in turn, as one stream: a backend
-    /// keeps the state in registers from part to part.
+    /// Hashes the blocks of each part in turn, as one stream. SHA-NI
+    /// keeps the state in registers from part to part; the others call
+    /// their kernel once per part (at most two parts: the full blocks and
+    /// the padded tail).
     #[inline]
     fn compress(self, state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
         match self {
@@ -217,9 +219,11 @@ impl Backend {
     ///    `auto` or an empty value means no forcing;
     /// 3. otherwise the first available entry of [`Backend::ALL`].
     ///
-    /// A forced backend that is unavailable here, or a name this build
-    /// does not know, gives [`Backend::Scalar`]: forcing never runs an
-    /// instruction the CPU lacks. Forcing changes only this choice; every
+    /// A forced backend that is unavailable here, or a variable naming a
+    /// backend this build does not know, gives [`Backend::Scalar`]:
+    /// forcing never runs an instruction the CPU lacks. (A `--cfg` value
+    /// other than those four draws Cargo's `unexpected_cfgs` warning and
+    /// is otherwise ignored.) Forcing changes only this choice; every
     /// available backend still works through [`crate::Sha1::with_backend`]
     /// and the [`Backend`] methods.
     ///
@@ -418,7 +422,10 @@ mod tests {
         }
         let mut messages: [&[u8]; 40] = [&[]; 40];
         for (i, message) in messages.iter_mut().enumerate() {
-            *message = &data[i..i * 17 % 700];
+            // Lengths 0, 37, 74, … (mod 300): scattered remainders modulo
+            // 64, so one- and two-block paddings both occur (185 bytes
+            // leaves 57).
+            *message = &data[i..i + i * 37 % 300];
         }
         let mut engines = [None; 4];
         engines[0] = Some(Engine::Scalar);

@@ -39,7 +39,7 @@ pub use many::{LengthMismatch, digest_many_into};
 /// This is the lean path: no [`Sha1`] state and no copy of the data. The
 /// full blocks are read in place, the partial block at the end is padded
 /// into one or two blocks on the stack, and both go to the backend in a
-/// single call, so the state stays in registers throughout.
+/// single call (SHA-NI keeps the state in registers throughout).
 ///
 /// ```
 /// let d = sha1_fast::digest(b"abc");

@@ -109,4 +109,25 @@ mod tests {
             assert_eq!(bits, (8 * (1000 + len as u64)).to_be_bytes());
         }
     }
+
+    /// The length field is the bit count modulo 2^64 (FIPS 180-4 limits a
+    /// message to 2^64 − 1 bits; beyond that every implementation we know
+    /// of, the `sha1` crate included, wraps).
+    #[test]
+    fn bit_length_wraps_modulo_2_pow_64() {
+        for (message_len, bits) in [
+            (1u64 << 61, 0u64),
+            ((1 << 61) + 3, 24),
+            (u64::MAX, u64::MAX - 7),
+            ((1 << 61) - 1, u64::MAX - 7),
+        ] {
+            let mut padded = Padded::EMPTY;
+            padded.fill(b"", message_len);
+            assert_eq!(
+                padded.blocks()[0][56..],
+                bits.to_be_bytes(),
+                "{message_len}"
+            );
+        }
+    }
 }

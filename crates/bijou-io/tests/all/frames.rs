@@ -98,7 +98,8 @@ proptest! {
         let mut reader = FrameReader::with_max_frame_len((&prefix[..]).chain(MustNotRead), max);
         let error = reader.read_frame().unwrap_err();
         prop_assert_eq!(error.kind(), ErrorKind::InvalidData);
-        prop_assert_eq!(source_of::<FrameError>(&error), Some(&FrameError::FrameTooLarge { len, max }));
+        let expected = FrameError::FrameTooLarge { len, max };
+        prop_assert_eq!(source_of::<FrameError>(&error), Some(&expected));
     }
 
     /// A stream cut anywhere inside a frame is reported as such at the end.

@@ -41,9 +41,11 @@ use crate::lanes;
 const MIN_LANES: usize = 4;
 
 detection_token! {
-    /// Proof that the CPU has AVX2 (and so SSSE3), and that the OS saves
-    /// the YMM registers (`cpufeatures` checks both).
-    Avx2: "avx2"
+    /// Proof that the CPU has AVX2 and that the OS saves the YMM registers
+    /// (`cpufeatures` checks both), and that it has SSSE3, whose kernel
+    /// finishes the last lanes. Every AVX2 CPU has SSSE3, but CPUID (a
+    /// virtual machine's, say) may report them apart, so both are checked.
+    Avx2: "avx2", "ssse3"
 }
 
 impl Avx2 {
@@ -51,8 +53,8 @@ impl Avx2 {
     /// message.
     #[inline]
     pub(crate) fn digest_many(self, messages: &[&[u8]], out: &mut [Digest]) {
-        // SAFETY: `self` exists, so `Avx2::detect` saw the feature that
-        // `digest_lanes` enables.
+        // SAFETY: `self` exists, so `Avx2::detect` saw the features that
+        // `digest_lanes` enables and those of the SSSE3 kernel it calls.
         unsafe { digest_lanes(messages, out) }
     }
 }

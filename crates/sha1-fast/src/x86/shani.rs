@@ -120,7 +120,7 @@ macro_rules! quad {
 /// below). Only inside functions that enable this module's features.
 macro_rules! block {
     ($abcd:ident, $e:ident, $blocks:expr) => {{
-        let blocks: [&[u8; 64]; _] = $blocks;
+        let blocks = $blocks;
         let (abcd_in, e_in) = ($abcd, $e);
         let mut prev = $abcd;
         let [mut m0, mut m1, mut m2, mut m3] = core::array::from_fn(|quarter| {

@@ -215,8 +215,8 @@ macro_rules! block {
 }
 
 /// Hashes `blocks` into `state` (SHA-1 compression, FIPS 180-4 §6.1.2).
-/// Also the single-stream finisher of the AVX2 lanes, whose feature
-/// implies this one.
+/// Also the single-stream finisher of the AVX2 lanes, whose token
+/// checks SSSE3 too.
 #[target_feature(enable = "ssse3")]
 pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     let Some(first) = blocks.first() else {

@@ -8,6 +8,21 @@ pub fn backends() -> impl Iterator<Item = Backend> {
     Backend::ALL.iter().copied().filter(|b| b.is_available())
 }
 
+/// The backends this run cannot use: none on a CPU that has them all,
+/// every one but `Scalar` when detection is off (CI runs this suite once
+/// with `--cfg sha1_fast_force="none"`, so the tests using this do run).
+pub fn unavailable() -> Vec<Backend> {
+    let unavailable: Vec<Backend> = Backend::ALL
+        .iter()
+        .copied()
+        .filter(|b| !b.is_available())
+        .collect();
+    if cfg!(sha1_fast_force = "none") {
+        assert_eq!(unavailable.len(), Backend::ALL.len() - 1);
+    }
+    unavailable
+}
+
 /// Deterministic pseudo-random bytes (xorshift64), so failures reproduce.
 pub fn noise(seed: u64, len: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
