@@ -98,16 +98,12 @@ fn frame_reader(chunks: &[&[u8]], max: usize) -> Outcome {
             }
             Ok(None) => return (frames, Ok(())),
             Err(error) => {
-                // The source is a FrameError, or a DecodeError for a bad prefix.
+                // Every frame error, prefix or payload, carries a FrameError.
                 let source = error.get_ref().expect("frame errors carry a source");
-                let error = match source.downcast_ref::<FrameError>() {
-                    Some(&frame_error) => frame_error,
-                    None => match source.downcast_ref::<DecodeError>() {
-                        Some(&decode_error) => FrameError::Decode(decode_error),
-                        None => panic!("unexpected error source: {error:?}"),
-                    },
+                let Some(&frame_error) = source.downcast_ref::<FrameError>() else {
+                    panic!("unexpected error source: {error:?}");
                 };
-                return (frames, Err(error));
+                return (frames, Err(frame_error));
             }
         }
     }

@@ -21,8 +21,8 @@ pub enum DecodeError {
     /// The input ends before the value does. Nothing was consumed: append
     /// more bytes and decode again from the same position.
     #[error(
-        "truncated bijou value: its tag announces {needed} bytes but only {available} are available; \
-         read more input and decode again from the same position"
+        "truncated bijou value: {needed} bytes needed, only {available} available; \
+         if more input can still arrive, decode again from the same position with it"
     )]
     Truncated {
         /// Total bytes the value occupies (tag included), or 1 for an empty input.

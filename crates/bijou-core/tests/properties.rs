@@ -58,9 +58,13 @@ macro_rules! unsigned_suite {
                 let h = mix(seed, i);
                 match tier {
                     Some(tier) => {
+                        // Measured from either end of the tier, so that runs
+                        // hold its last values (up to MAX) as well as its first,
+                        // even where the tier is wider than `h`.
                         let start = $module::OFFSETS[tier];
-                        let span = $module::OFFSETS.get(tier + 1).map_or(<$uint>::MAX - start, |&end| end - 1 - start);
-                        start + (h as $uint) % span.max(1)
+                        let last = $module::OFFSETS.get(tier + 1).map_or(<$uint>::MAX, |&end| end - 1);
+                        let offset = ((h >> 1) as $uint) % (last - start).saturating_add(1);
+                        if h & 1 == 0 { start + offset } else { last - offset }
                     }
                     None => (<$uint>::MAX >> (h % u64::from(<$uint>::BITS))) & (h as $uint).wrapping_mul(0x9E37_79B9),
                 }

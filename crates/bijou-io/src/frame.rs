@@ -38,8 +38,9 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 * 1024 * 1024;
 #[non_exhaustive]
 pub enum FrameError {
     /// The frame's payload length exceeds `max_frame_len` (or `usize`).
-    /// Nothing was consumed or allocated; the stream cannot be resynchronised
-    /// without trusting the length, so close it.
+    /// Nothing was allocated, and a [`FrameDecoder`] consumed nothing (a
+    /// [`FrameReader`] has read the length prefix); the stream cannot be
+    /// resynchronised without trusting the length, so close it.
     #[error(
         "frame of {len} bytes exceeds the limit of {max} bytes; raise max_frame_len if the \
          peer is trusted, otherwise close the connection"
@@ -54,7 +55,7 @@ pub enum FrameError {
     /// The length prefix overflows a `u64` (corrupt input), or the stream
     /// ended inside a frame (`Truncated`, counting the frame's bytes,
     /// length prefix included).
-    #[error("bad frame: corrupt length prefix or stream ended inside a frame")]
+    #[error("bad frame: {0}")]
     Decode(#[from] DecodeError),
 }
 
@@ -91,12 +92,34 @@ fn payload_len(len: usize) -> u64 {
     u64::try_from(len).unwrap_or(u64::MAX)
 }
 
+/// The header value for a payload of `len` bytes, or the error an encoder
+/// returns when it is longer than `max` (the encoders' one limit check).
+#[cfg(any(feature = "bytes", feature = "std"))]
+fn checked_payload_len(len: usize, max: usize) -> Result<u64, FrameError> {
+    if len > max {
+        return Err(FrameError::FrameTooLarge {
+            len: payload_len(len),
+            max,
+        });
+    }
+    Ok(payload_len(len))
+}
+
+/// How much [`FrameDecoder::decode`] reserves ahead for a frame's payload
+/// at most: a peer that announces a large frame and sends little makes
+/// the buffer grow with what arrives, not with what was announced.
+#[cfg(feature = "bytes")]
+const RESERVE_AHEAD: usize = 64 * 1024;
+
 #[cfg(feature = "bytes")]
 mod buffered {
     use bijou_core::{Bijou, DecodeError};
     use bytes::{Buf, BufMut, BytesMut};
 
-    use super::{DEFAULT_MAX_FRAME_LEN, FrameError, checked_len, payload_len};
+    use super::{
+        DEFAULT_MAX_FRAME_LEN, FrameError, RESERVE_AHEAD, checked_len, checked_payload_len,
+        payload_len,
+    };
     use crate::BufMutExt;
 
     /// Splits length-delimited frames (bijou64 length, then payload) off the
@@ -105,7 +128,8 @@ mod buffered {
     /// The decoder holds no state besides its limit: an incomplete frame is
     /// simply left in the buffer until more bytes arrive. The length prefix is
     /// checked against [`max_frame_len`](Self::max_frame_len) as soon as it is
-    /// complete, before the buffer is grown for the payload.
+    /// complete, before the buffer is grown for the payload, and the buffer
+    /// then grows at most 64 KiB ahead of the bytes that have arrived.
     ///
     /// With the `tokio` feature it is also a
     /// `tokio_util::codec::Decoder<Item = BytesMut, Error = std::io::Error>`.
@@ -179,8 +203,9 @@ mod buffered {
         /// Returns `Ok(Some(payload))` and removes the frame (length prefix
         /// and payload) from `src`, or `Ok(None)` when `src` does not hold a
         /// whole frame yet: then nothing is consumed and `src` has been
-        /// reserved room for the rest of the frame, so the caller can read
-        /// into it and call again.
+        /// reserved room for the rest of the frame (for at most 64 KiB of
+        /// it, so that an announced length costs nothing until its bytes
+        /// arrive), so the caller can read into it and call again.
         ///
         /// # Errors
         ///
@@ -217,13 +242,15 @@ mod buffered {
             };
             let len = checked_len(len, self.max_frame_len)?;
             let Some(total) = header.checked_add(len) else {
+                // Only with a limit within a few bytes of `usize::MAX`:
+                // report the limit that header and payload together allow.
                 return Err(FrameError::FrameTooLarge {
                     len: payload_len(len),
-                    max: self.max_frame_len,
+                    max: usize::MAX - header,
                 });
             };
             if src.len() < total {
-                src.reserve(total - src.len());
+                src.reserve((total - src.len()).min(RESERVE_AHEAD));
                 return Ok(None);
             }
             let mut frame = src.split_to(total);
@@ -376,13 +403,7 @@ mod buffered {
         /// assert!(dst.is_empty());
         /// ```
         pub fn encode(&self, payload: &[u8], dst: &mut BytesMut) -> Result<(), FrameError> {
-            if payload.len() > self.max_frame_len {
-                return Err(FrameError::FrameTooLarge {
-                    len: payload_len(payload.len()),
-                    max: self.max_frame_len,
-                });
-            }
-            let len = payload_len(payload.len());
+            let len = checked_payload_len(payload.len(), self.max_frame_len)?;
             dst.reserve(len.encoded_len() + payload.len());
             dst.put_bijou(len);
             dst.put_slice(payload);
@@ -407,7 +428,7 @@ mod io_frames {
 
     use bijou_core::{Bijou, DecodeError};
 
-    use super::{DEFAULT_MAX_FRAME_LEN, FrameError, checked_len, payload_len};
+    use super::{DEFAULT_MAX_FRAME_LEN, FrameError, checked_len, checked_payload_len, payload_len};
     use crate::{ReadExt, WriteExt};
 
     /// Reads length-delimited frames (bijou64 length, then payload) from a
@@ -419,9 +440,10 @@ mod io_frames {
     /// and the payload buffer grows with the bytes that actually arrive, so a
     /// peer that announces a large frame and sends little costs little.
     ///
-    /// It is also an [`Iterator`] of frames, ending at a clean end of stream.
-    /// Stop at the first error: after one, the stream's position within the
-    /// frame sequence is lost.
+    /// It is also an [`Iterator`] of frames, ending at a clean end of stream
+    /// or just after the first error: after an error the stream's position
+    /// within the frame sequence is lost, so the iterator yields nothing
+    /// more (it is fused) rather than read payload bytes as length prefixes.
     ///
     /// # Examples
     ///
@@ -441,6 +463,8 @@ mod io_frames {
     pub struct FrameReader<R> {
         inner: R,
         max_frame_len: usize,
+        /// Set by the iterator at its first error or end of stream.
+        finished: bool,
     }
 
     impl<R: Read> FrameReader<R> {
@@ -472,6 +496,7 @@ mod io_frames {
             FrameReader {
                 inner,
                 max_frame_len,
+                finished: false,
             }
         }
 
@@ -499,13 +524,13 @@ mod io_frames {
         /// - [`ErrorKind::InvalidData`] with [`FrameError::FrameTooLarge`] as
         ///   the source when the announced length exceeds `max_frame_len` (or
         ///   `usize`); only the length prefix was read, nothing allocated.
-        /// - [`ErrorKind::InvalidData`] with a [`DecodeError`] source for a
-        ///   corrupt length prefix.
-        /// - [`ErrorKind::UnexpectedEof`] when the stream ends inside a frame:
-        ///   the source is a [`FrameError::Decode`] of
-        ///   [`DecodeError::Truncated`] counting the frame's bytes (length
-        ///   prefix included) when the payload was cut, a `DecodeError` when
-        ///   the prefix was.
+        /// - [`ErrorKind::InvalidData`] with a [`FrameError::Decode`] of
+        ///   [`DecodeError::Overflow`] as the source for a corrupt length
+        ///   prefix.
+        /// - [`ErrorKind::UnexpectedEof`] when the stream ends inside a frame,
+        ///   with a [`FrameError::Decode`] of [`DecodeError::Truncated`] as
+        ///   the source: it counts the prefix's bytes when the prefix was
+        ///   cut, the frame's (length prefix included) when the payload was.
         /// - Any other error of the reader, as is.
         ///
         /// # Examples
@@ -527,8 +552,14 @@ mod io_frames {
         /// # Ok::<(), std::io::Error>(())
         /// ```
         pub fn read_frame(&mut self) -> io::Result<Option<Vec<u8>>> {
-            let Some(len) = self.inner.try_read_bijou::<u64>()? else {
-                return Ok(None);
+            let len = match self.inner.try_read_bijou::<u64>() {
+                Ok(Some(len)) => len,
+                Ok(None) => return Ok(None),
+                // One source type for every frame error, prefix or payload.
+                Err(error) => match decode_error(&error) {
+                    Some(decode) => return Err(FrameError::Decode(decode).into()),
+                    None => return Err(error),
+                },
             };
             let header = len.encoded_len();
             let len = checked_len(len, self.max_frame_len)?;
@@ -596,15 +627,38 @@ mod io_frames {
         }
     }
 
+    /// The [`DecodeError`] an I/O error from [`ReadExt`] carries, if any.
+    fn decode_error(error: &io::Error) -> Option<DecodeError> {
+        error.get_ref()?.downcast_ref::<DecodeError>().copied()
+    }
+
     impl<R: Read> Iterator for FrameReader<R> {
         type Item = io::Result<Vec<u8>>;
 
         /// [`read_frame`](FrameReader::read_frame), transposed: `None` at a
-        /// clean end of stream.
+        /// clean end of stream, and from then on, as after an error.
+        ///
+        /// ```
+        /// use bijou_io::FrameReader;
+        ///
+        /// // A 1-byte frame, then a prefix announcing 5 bytes of which 2 came.
+        /// let mut frames = FrameReader::new(&[0x01, b'a', 0x05, b'b', b'c'][..]);
+        /// assert_eq!(frames.next().transpose()?, Some(b"a".to_vec()));
+        /// assert!(frames.next().unwrap().is_err());
+        /// assert!(frames.next().is_none()); // fused: nothing after an error
+        /// # Ok::<(), std::io::Error>(())
+        /// ```
         fn next(&mut self) -> Option<Self::Item> {
-            self.read_frame().transpose()
+            if self.finished {
+                return None;
+            }
+            let item = self.read_frame().transpose();
+            self.finished = !matches!(item, Some(Ok(_)));
+            item
         }
     }
+
+    impl<R: Read> core::iter::FusedIterator for FrameReader<R> {}
 
     /// Writes length-delimited frames (bijou64 length, then payload) to a
     /// [`std::io::Write`].
@@ -695,14 +749,9 @@ mod io_frames {
         /// # Ok::<(), std::io::Error>(())
         /// ```
         pub fn write_frame(&mut self, payload: &[u8]) -> io::Result<()> {
-            if payload.len() > self.max_frame_len {
-                let error = FrameError::FrameTooLarge {
-                    len: payload_len(payload.len()),
-                    max: self.max_frame_len,
-                };
-                return Err(io::Error::new(ErrorKind::InvalidInput, error));
-            }
-            self.inner.write_bijou(payload_len(payload.len()))?;
+            let len = checked_payload_len(payload.len(), self.max_frame_len)
+                .map_err(|error| io::Error::new(ErrorKind::InvalidInput, error))?;
+            self.inner.write_bijou(len)?;
             self.inner.write_all(payload)
         }
 

@@ -84,7 +84,11 @@ proptest! {
     /// Any announced length over the limit is refused from the prefix
     /// alone: nothing consumed, nothing reserved, nothing more read.
     #[test]
-    fn oversized_lengths_are_refused_at_once(max in 0usize..(1 << 20), excess in 1u64..=u64::MAX) {
+    fn oversized_lengths_are_refused_at_once(
+        max in 0usize..(1 << 20),
+        // Just over the limit as often as far over it.
+        excess in prop_oneof![1u64..=16, any::<u64>().prop_map(|e| e.max(1))],
+    ) {
         let len = (max as u64).saturating_add(excess);
         let prefix = header(len);
 
@@ -195,9 +199,80 @@ fn a_corrupt_length_prefix_is_a_decode_error() {
     let error = FrameReader::new(&[0xFF; 9][..]).read_frame().unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidData);
     assert_eq!(
-        source_of::<DecodeError>(&error),
-        Some(&DecodeError::Overflow)
+        source_of::<FrameError>(&error),
+        Some(&FrameError::Decode(DecodeError::Overflow))
     );
+}
+
+/// A frame of exactly `max_frame_len` bytes passes; one byte more does not.
+#[test]
+fn the_limit_itself_is_allowed() {
+    for max in [0, 1, 247, 248, 5000] {
+        let fits = encode_frames(&[vec![7; max]]);
+        let decoder = FrameDecoder::with_max_frame_len(max);
+        assert_eq!(
+            decoder.decode(&mut fits.clone()).unwrap().unwrap().len(),
+            max
+        );
+        let mut reader = FrameReader::with_max_frame_len(&fits[..], max);
+        assert_eq!(reader.read_frame().unwrap().unwrap().len(), max);
+        assert!(
+            FrameEncoder::with_max_frame_len(max)
+                .encode(&vec![7; max], &mut BytesMut::new())
+                .is_ok()
+        );
+
+        let over = encode_frames(&[vec![7; max + 1]]);
+        let expected = FrameError::FrameTooLarge {
+            len: max as u64 + 1,
+            max,
+        };
+        assert_eq!(decoder.decode(&mut over.clone()), Err(expected));
+        let error = FrameReader::with_max_frame_len(&over[..], max)
+            .read_frame()
+            .unwrap_err();
+        assert_eq!(source_of::<FrameError>(&error), Some(&expected));
+        assert_eq!(
+            FrameEncoder::with_max_frame_len(max).encode(&vec![7; max + 1], &mut BytesMut::new()),
+            Err(expected)
+        );
+    }
+}
+
+/// With no practical limit, an announced 2^62-byte frame is waited for,
+/// not allocated: the buffer grows at most 64 KiB ahead of the data.
+#[test]
+fn an_unlimited_decoder_reserves_little_ahead() {
+    let prefix = header(1 << 62);
+    let mut src = BytesMut::from(&prefix[..]);
+    let decoder = FrameDecoder::with_max_frame_len(usize::MAX);
+    largest_allocation::reset();
+    assert_eq!(decoder.decode(&mut src), Ok(None));
+    assert!(
+        largest_allocation::get() <= 128 * 1024,
+        "allocated {} bytes",
+        largest_allocation::get()
+    );
+    assert!(src.capacity() < 128 * 1024);
+    assert_eq!(&src[..], &prefix[..]);
+}
+
+/// After an error the iterator stops: the bytes after a refused prefix are
+/// payload, and read as frames they would be garbage.
+#[test]
+fn the_iterator_stops_at_the_first_error() {
+    // A 3-byte frame over a 2-byte limit whose payload reads as frames.
+    let wire = [0x03, 0x01, b'x', 0x00];
+    let mut frames = FrameReader::with_max_frame_len(&wire[..], 2);
+    let error = frames.next().unwrap().unwrap_err();
+    assert_eq!(
+        source_of::<FrameError>(&error),
+        Some(&FrameError::FrameTooLarge { len: 3, max: 2 })
+    );
+    assert!(frames.next().is_none());
+    assert!(frames.next().is_none());
+    // `read_frame` itself goes on, on the caller's responsibility.
+    assert_eq!(frames.read_frame().unwrap(), Some(b"x".to_vec()));
 }
 
 #[test]
@@ -221,6 +296,16 @@ fn a_payload_cut_short_reports_frame_bytes() {
         })),
     );
     // A cut inside the length prefix is counted against the prefix.
+    let error = FrameReader::new(&[0xF9, 0x00][..])
+        .read_frame()
+        .unwrap_err();
+    common::assert_unexpected_eof(
+        &error,
+        FrameError::Decode(DecodeError::Truncated {
+            needed: 3,
+            available: 2,
+        }),
+    );
     let mut src = BytesMut::from(&[0xF9, 0x00][..]);
     assert_eq!(
         FrameDecoder::new().decode_eof(&mut src),

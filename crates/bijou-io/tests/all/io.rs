@@ -81,6 +81,11 @@ proptest! {
         }
         prop_assert_eq!(total, wire.len());
         prop_assert_eq!(&wire, &common::encode_all(&values));
+        let mut reader = &wire[..];
+        for &value in &values {
+            prop_assert_eq!(value.read_like(&mut reader).map_err(|e| e.to_string()), Ok(value));
+        }
+        prop_assert!(reader.is_empty());
     }
 }
 
