@@ -426,14 +426,6 @@ impl<'a> Group<'a> {
     }
 }
 
-/// The workspace root: xtask lives one level below it.
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask is inside the workspace")
-        .to_path_buf()
-}
-
 fn cargo(root: &Path) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command.current_dir(root);
@@ -742,7 +734,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     let Some(options) = parse(args)? else {
         return Ok(());
     };
-    let root = workspace_root();
+    let root = testkit::workspace_root();
     let meta = metadata(&root)?;
     let selected = select(&options, &meta.benches)?;
     let machine = report::Machine::detect(&root);

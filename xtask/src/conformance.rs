@@ -56,6 +56,8 @@ impl Suite {
 
     /// A sweep that counts its own cases and stops at the first failure.
     fn sweep(name: &str, run: impl FnOnce() -> Result<u64, String>) -> Suite {
+        // Sweeps take seconds to a minute each: say which one is running.
+        eprintln!("running: {name}");
         let start = Instant::now();
         let (cases, failures) = match run() {
             Ok(cases) => (cases, Vec::new()),

@@ -43,11 +43,14 @@ struct Target {
     linker: &'static str,
     /// The QEMU user-mode emulator.
     qemu: &'static str,
-    /// Where the linker's package installs the target's C library, which
-    /// QEMU needs to load dynamically linked test binaries.
+    /// Where the target's C library is installed, which the linker needs
+    /// and QEMU loads dynamically linked test binaries from.
     sysroot: &'static str,
-    /// The Debian package that provides `linker` and the target's C library.
+    /// The Debian package that provides `linker`.
     linker_package: &'static str,
+    /// The Debian package with the target's C library (only a
+    /// recommendation of the linker's, so not always installed with it).
+    libc_package: &'static str,
 }
 
 /// The Debian package with every QEMU user-mode emulator.
@@ -60,6 +63,7 @@ const TARGETS: &[Target] = &[
         qemu: "qemu-aarch64",
         sysroot: "/usr/aarch64-linux-gnu",
         linker_package: "gcc-aarch64-linux-gnu",
+        libc_package: "libc6-dev-arm64-cross",
     },
     Target {
         triple: "s390x-unknown-linux-gnu",
@@ -67,6 +71,7 @@ const TARGETS: &[Target] = &[
         qemu: "qemu-s390x",
         sysroot: "/usr/s390x-linux-gnu",
         linker_package: "gcc-s390x-linux-gnu",
+        libc_package: "libc6-dev-s390x-cross",
     },
 ];
 
@@ -165,7 +170,21 @@ fn missing_pieces(target: &Target) -> Vec<String> {
             pieces.push(format!("`{tool}` (Debian package {package})"));
         }
     }
+    if !has_c_library(target) {
+        pieces.push(format!(
+            "the C library in {} (Debian package {})",
+            target.sysroot, target.libc_package
+        ));
+    }
     pieces
+}
+
+/// Whether the target's C library is there to link against (its start
+/// file, which a program linked with the C library needs).
+fn has_c_library(target: &Target) -> bool {
+    std::path::Path::new(target.sysroot)
+        .join("lib/crt1.o")
+        .is_file()
 }
 
 /// The host tools `target` needs, each with the Debian package that has it.
@@ -216,6 +235,12 @@ fn install(targets: &[&Target]) -> Result<(), String> {
         .flat_map(|target| tools(target))
         .filter(|(tool, _)| !has_tool(tool))
         .map(|(_, package)| package)
+        .chain(
+            targets
+                .iter()
+                .filter(|target| !has_c_library(target))
+                .map(|target| target.libc_package),
+        )
         .collect();
     packages.sort_unstable();
     packages.dedup();

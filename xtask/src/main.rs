@@ -8,6 +8,7 @@ mod conformance;
 mod cross;
 mod fuzz;
 mod miri;
+mod msrv;
 mod table;
 
 const USAGE: &str = "\
@@ -19,6 +20,7 @@ Commands:
   fuzz          Build and run the cargo-fuzz targets for a while each
   cross         Run the library tests on aarch64 and big-endian s390x under QEMU
   miri          Run sha1-fast's unsafe SIMD backends under Miri
+  msrv          Check the library crates on the oldest Rust they declare
   help          Print this message
 
 Run `cargo xtask <COMMAND> --help` for a command's options.";
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::main(rest),
         "cross" => cross::main(rest),
         "miri" => miri::main(rest),
+        "msrv" => msrv::main(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
