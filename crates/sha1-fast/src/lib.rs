@@ -22,6 +22,7 @@ mod many;
 mod pad;
 #[doc(hidden)]
 pub mod reference;
+mod rounds;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86;

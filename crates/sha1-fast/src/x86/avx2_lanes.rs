@@ -33,6 +33,7 @@ use super::simd_schedule;
 use crate::Digest;
 use crate::consts::K;
 use crate::lanes;
+use crate::rounds::ring_block;
 
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone on the SIMD-schedule kernel: an eight-lane step costs
@@ -76,75 +77,33 @@ fn digest_lanes(messages: &[&[u8]], out: &mut [Digest]) {
     );
 }
 
-/// rotl(x, n) per lane as a shift pair (the halves are disjoint).
-macro_rules! rol {
-    ($x:expr, 1) => {{
+/// The lanes' operations for [`crate::rounds`]: each on eight `u32`s.
+/// rotl(x, n) is a shift pair (the halves are disjoint).
+macro_rules! m256_op {
+    (add, $x:expr, $y:expr) => {
+        _mm256_add_epi32($x, $y)
+    };
+    (xor, $x:expr, $y:expr) => {
+        _mm256_xor_si256($x, $y)
+    };
+    (and, $x:expr, $y:expr) => {
+        _mm256_and_si256($x, $y)
+    };
+    (or, $x:expr, $y:expr) => {
+        _mm256_or_si256($x, $y)
+    };
+    (rol, $x:expr, 1) => {{
         let x = $x;
         // x + x is x << 1 on any vector ALU port, sparing a shift.
         _mm256_or_si256(_mm256_add_epi32(x, x), _mm256_srli_epi32::<31>(x))
     }};
-    ($x:expr, $n:literal) => {{
+    (rol, $x:expr, $n:literal) => {{
         let x = $x;
         _mm256_or_si256(
             _mm256_slli_epi32::<$n>(x),
             _mm256_srli_epi32::<{ 32 - $n }>(x),
         )
     }};
-}
-
-/// Ch(b, c, d) = d ^ (b & (c ^ d)).
-macro_rules! ch {
-    ($b:ident, $c:ident, $d:ident) => {
-        _mm256_xor_si256($d, _mm256_and_si256($b, _mm256_xor_si256($c, $d)))
-    };
-}
-
-/// Parity(b, c, d) = b ^ c ^ d.
-macro_rules! parity {
-    ($b:ident, $c:ident, $d:ident) => {
-        _mm256_xor_si256(_mm256_xor_si256($c, $d), $b)
-    };
-}
-
-/// Maj(b, c, d) = (b & (c | d)) | (c & d).
-macro_rules! maj {
-    ($b:ident, $c:ident, $d:ident) => {
-        _mm256_or_si256(
-            _mm256_and_si256($b, _mm256_or_si256($c, $d)),
-            _mm256_and_si256($c, $d),
-        )
-    };
-}
-
-/// Round `$t`: extend the schedule ring from round 16 on, then the round.
-macro_rules! round {
-    ($w:ident, $t:literal, $f:ident, $k:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
-        if $t >= 16 {
-            $w[$t % 16] = rol!(
-                _mm256_xor_si256(
-                    _mm256_xor_si256($w[($t + 13) % 16], $w[($t + 8) % 16]),
-                    _mm256_xor_si256($w[($t + 2) % 16], $w[$t % 16]),
-                ),
-                1
-            );
-        }
-        let wk = _mm256_add_epi32($w[$t % 16], $k);
-        $e = _mm256_add_epi32(
-            _mm256_add_epi32(_mm256_add_epi32($e, wk), $f!($b, $c, $d)),
-            rol!($a, 5),
-        );
-        $b = rol!($b, 30);
-    };
-}
-
-/// Rounds for a list of literal `t`s sharing f and K, renaming
-/// [a b c d e] → [e a b c d] after each.
-macro_rules! rounds {
-    ($w:ident, $f:ident, $k:expr, [$a:ident $b:ident $c:ident $d:ident $e:ident]; $t:literal $($rest:literal)*) => {
-        round!($w, $t, $f, $k, $a, $b, $c, $d, $e);
-        rounds!($w, $f, $k, [$e $a $b $c $d]; $($rest)*);
-    };
-    ($w:ident, $f:ident, $k:expr, [$($v:ident)*];) => {};
 }
 
 /// 8×8 transpose of 32-bit elements: row `i` of the input is lane `i` of
@@ -255,10 +214,7 @@ macro_rules! block8 {
         let k1 = _mm256_set1_epi32(K[1] as i32);
         let k2 = _mm256_set1_epi32(K[2] as i32);
         let k3 = _mm256_set1_epi32(K[3] as i32);
-        rounds!(w, ch, k0, [a b c d e]; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
-        rounds!(w, parity, k1, [a b c d e]; 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39);
-        rounds!(w, maj, k2, [a b c d e]; 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59);
-        rounds!(w, parity, k3, [a b c d e]; 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+        ring_block!(m256_op, w, [k0, k1, k2, k3], [a b c d e]);
         $h = [
             _mm256_add_epi32(a, $h[0]),
             _mm256_add_epi32(b, $h[1]),

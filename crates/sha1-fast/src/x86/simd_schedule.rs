@@ -41,6 +41,7 @@ use core::arch::x86_64::{
 };
 
 use crate::consts::K;
+use crate::rounds::{round, u32_op};
 
 detection_token! {
     /// Proof that the CPU has SSSE3.
@@ -65,45 +66,20 @@ impl Ssse3 {
 #[repr(C, align(16))]
 struct Wk([u32; 80]);
 
-/// Ch(b, c, d) in three operations; `c ^ d` does not wait for `b`.
-macro_rules! ch {
-    ($b:ident, $c:ident, $d:ident) => {
-        $d ^ ($b & ($c ^ $d))
-    };
-}
-
-/// Parity(b, c, d); `c ^ d` does not wait for `b`.
-macro_rules! parity {
-    ($b:ident, $c:ident, $d:ident) => {
-        ($c ^ $d) ^ $b
-    };
-}
-
-/// Maj(b, c, d) in four operations; `c | d` and `c & d` do not wait for
-/// `b`.
-macro_rules! maj {
-    ($b:ident, $c:ident, $d:ident) => {
-        ($b & ($c | $d)) | ($c & $d)
-    };
-}
-
 /// Rounds `$t…` (literals) reading W + K from `$wk`; after each round the
-/// names are rebound ([a b c d e] ← [new a rotl30(b) c d]).
+/// names are rebound ([a b c d e] ← [new a rotl30(b) c d]). f_t is chosen
+/// by `t` at compile time (the conditions are constants).
 macro_rules! rounds {
     ($wk:ident, [$a:ident $b:ident $c:ident $d:ident $e:ident]; $($t:literal)*) => {
         $(
-            let f = if $t < 20 {
-                ch!($b, $c, $d)
+            if $t < 20 {
+                round!(u32_op, ch, $wk.0[$t], $a, $b, $c, $d, $e);
             } else if $t < 40 || $t >= 60 {
-                parity!($b, $c, $d)
+                round!(u32_op, parity, $wk.0[$t], $a, $b, $c, $d, $e);
             } else {
-                maj!($b, $c, $d)
-            };
-            let new = $e
-                .wrapping_add($wk.0[$t])
-                .wrapping_add(f)
-                .wrapping_add($a.rotate_left(5));
-            ($a, $b, $c, $d, $e) = (new, $a, $b.rotate_left(30), $c, $d);
+                round!(u32_op, maj, $wk.0[$t], $a, $b, $c, $d, $e);
+            }
+            ($a, $b, $c, $d, $e) = ($e, $a, $b, $c, $d);
         )*
     };
 }

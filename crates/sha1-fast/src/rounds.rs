@@ -1,0 +1,115 @@
+//! The SHA-1 round (FIPS 180-4 §6.1.2, step 3), written once for every
+//! kernel that runs it on general-purpose words: the scalar core (`u32`),
+//! the SIMD-schedule kernel (`u32`, with W_t + K_t read from memory) and
+//! the AVX2 lanes (eight `u32`s in a `__m256i`).
+//!
+//! Each caller names a macro that spells its word's operations:
+//! `op!(add, x, y)` (wrapping), `op!(xor, x, y)`, `op!(and, x, y)`,
+//! `op!(or, x, y)` and `op!(rol, x, n)` with `n` a literal. [`u32_op`] is
+//! the `u32` one. The expression shapes below are the measured ones (see
+//! `docs/sha1.md`): they fix which operations can start before `b` (the
+//! newest input) is ready.
+
+/// The `u32` operations, for [`round!`] and [`ring_block!`].
+macro_rules! u32_op {
+    (add, $x:expr, $y:expr) => {
+        $x.wrapping_add($y)
+    };
+    (xor, $x:expr, $y:expr) => {
+        $x ^ $y
+    };
+    (and, $x:expr, $y:expr) => {
+        $x & $y
+    };
+    (or, $x:expr, $y:expr) => {
+        $x | $y
+    };
+    (rol, $x:expr, $n:literal) => {
+        $x.rotate_left($n)
+    };
+}
+
+/// f_t(b, c, d), chosen by name:
+/// - `ch`: Ch = (b ∧ c) ⊕ (¬b ∧ d) as d ⊕ (b ∧ (c ⊕ d)), three operations;
+/// - `parity`: b ⊕ c ⊕ d, with `c ⊕ d` first;
+/// - `maj`: Maj = (b ∧ c) ⊕ (b ∧ d) ⊕ (c ∧ d) as (b ∧ (c ∨ d)) ∨ (c ∧ d),
+///   four operations.
+///
+/// In each, only the last one or two operations wait for `b`.
+macro_rules! f {
+    (ch, $op:ident, $b:expr, $c:expr, $d:expr) => {
+        $op!(xor, $d, $op!(and, $b, $op!(xor, $c, $d)))
+    };
+    (parity, $op:ident, $b:expr, $c:expr, $d:expr) => {
+        $op!(xor, $op!(xor, $c, $d), $b)
+    };
+    (maj, $op:ident, $b:expr, $c:expr, $d:expr) => {
+        $op!(or, $op!(and, $b, $op!(or, $c, $d)), $op!(and, $c, $d))
+    };
+}
+
+/// One round with f_t named by `$f` and W_t + K_t given as `$wk`, folded
+/// into `$e`; `$b` is rotated in place. The caller renames the variables
+/// for the next round ([a b c d e] → [e a b c d]) instead of moving them.
+///
+/// `e + (W + K) + f` is summed before `rotl5(a)` is added, so the round's
+/// critical path (a → rotl5 → add → next a) is two operations.
+macro_rules! round {
+    ($op:ident, $f:ident, $wk:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        $e = $op!(
+            add,
+            $op!(
+                add,
+                $op!(add, $e, $wk),
+                $crate::rounds::f!($f, $op, $b, $c, $d)
+            ),
+            $op!(rol, $a, 5)
+        );
+        $b = $op!(rol, $b, 30);
+    };
+}
+
+/// Round `$t` of a block whose schedule lives in a 16-word ring `$w` (the
+/// block's words at first): from round 16 on, W_t first replaces
+/// W_{t−16} in its slot.
+macro_rules! ring_round {
+    ($op:ident, $w:ident, $t:literal, $f:ident, $k:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        if $t >= 16 {
+            $w[$t % 16] = $op!(
+                rol,
+                $op!(
+                    xor,
+                    $op!(xor, $w[($t + 13) % 16], $w[($t + 8) % 16]),
+                    $op!(xor, $w[($t + 2) % 16], $w[$t % 16])
+                ),
+                1
+            );
+        }
+        $crate::rounds::round!($op, $f, $op!(add, $w[$t % 16], $k), $a, $b, $c, $d, $e);
+    };
+}
+
+/// [`ring_round!`] for a list of literal `t`s sharing f_t and K_t; after
+/// each round the names shift by one ([a b c d e] → [e a b c d]), which
+/// is the FIPS assignment chain done at compile time.
+macro_rules! ring_rounds {
+    ($op:ident, $w:ident, $f:ident, $k:expr, [$a:ident $b:ident $c:ident $d:ident $e:ident]; $t:literal $($rest:literal)*) => {
+        $crate::rounds::ring_round!($op, $w, $t, $f, $k, $a, $b, $c, $d, $e);
+        $crate::rounds::ring_rounds!($op, $w, $f, $k, [$e $a $b $c $d]; $($rest)*);
+    };
+    ($op:ident, $w:ident, $f:ident, $k:expr, [$($v:ident)*];) => {};
+}
+
+/// All 80 rounds of one block into the working variables `[$a … $e]`,
+/// the schedule in the 16-word ring `$w`, the constants `$k0 … $k3`.
+/// Each group of 20 rounds (a multiple of 5) ends with the names in place.
+macro_rules! ring_block {
+    ($op:ident, $w:ident, [$k0:expr, $k1:expr, $k2:expr, $k3:expr], [$a:ident $b:ident $c:ident $d:ident $e:ident]) => {
+        $crate::rounds::ring_rounds!($op, $w, ch, $k0, [$a $b $c $d $e]; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
+        $crate::rounds::ring_rounds!($op, $w, parity, $k1, [$a $b $c $d $e]; 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39);
+        $crate::rounds::ring_rounds!($op, $w, maj, $k2, [$a $b $c $d $e]; 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59);
+        $crate::rounds::ring_rounds!($op, $w, parity, $k3, [$a $b $c $d $e]; 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+    };
+}
+
+pub(crate) use {f, ring_block, ring_round, ring_rounds, round, u32_op};
