@@ -14,6 +14,34 @@ pub const BATCH: usize = 4096;
 /// length pattern of a single repeated batch.
 pub const CYCLE: usize = 16;
 
+/// Whether this bench binary was started to measure, and so should print
+/// its interleaved tables after criterion: `cargo bench` passes `--bench`;
+/// criterion's `--list` and `cargo test --benches` are not measuring runs.
+#[must_use]
+pub fn is_measuring_run() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--list")
+}
+
+/// Registers `id` in `group`, benchmarking `run` on `items` in turn, one
+/// per iteration, each passed through `black_box` (criterion black-boxes
+/// what `run` returns).
+pub fn cycled<T, R>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: criterion::BenchmarkId,
+    items: &[T],
+    mut run: impl FnMut(&T) -> R,
+) {
+    let mut items = items.iter().cycle();
+    group.bench_function(id, |b| {
+        b.iter(|| {
+            run(std::hint::black_box(
+                items.next().expect("cycle of a non-empty slice"),
+            ))
+        });
+    });
+}
+
 /// SplitMix64: a tiny, well-mixed generator; statistical quality beyond
 /// "no visible pattern" does not matter for workloads.
 #[derive(Clone, Debug)]
@@ -33,6 +61,11 @@ impl SplitMix64 {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
+    }
+
+    /// `len` random bytes, the hash benches' input.
+    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next_u64() as u8).collect()
     }
 
     /// A value in `lo..=hi`. The modulo bias is irrelevant for benchmarks.

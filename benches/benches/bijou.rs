@@ -13,7 +13,7 @@
 
 #![allow(missing_docs)] // criterion_main! generates an undocumented `main`.
 
-use bijou_benches::{BATCH, Stream, Workload, workloads};
+use bijou_benches::{BATCH, Stream, Workload, cycled, workloads};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
@@ -204,15 +204,6 @@ macro_rules! for_each_codec {
 }
 
 type Group<'a> = BenchmarkGroup<'a, WallTime>;
-
-/// Benchmarks `run` over `items`, one item per iteration, cycling through
-/// them so an unpredictable workload's batches take turns.
-fn cycled<T>(group: &mut Group<'_>, id: BenchmarkId, items: &[T], mut run: impl FnMut(&T)) {
-    let mut items = items.iter().cycle();
-    group.bench_function(id, |b| {
-        b.iter(|| run(black_box(items.next().expect("cycle of a non-empty slice"))));
-    });
-}
 
 /// Each batch of `workload` encoded by `C`, checked to decode back (so a
 /// misused peer API fails loudly instead of timing garbage).

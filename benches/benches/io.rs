@@ -20,11 +20,10 @@
 
 #![allow(missing_docs)] // criterion_main! generates an undocumented `main`.
 
-use std::hint::black_box;
 use std::io::{BufReader, Cursor, Read};
 use std::time::Duration;
 
-use bijou_benches::{BATCH, CYCLE, Distribution, LARGE, TINY, Workload};
+use bijou_benches::{BATCH, CYCLE, Distribution, LARGE, TINY, Workload, cycled};
 use bijou_io::{BufExt, ReadExt};
 use bytes::{Buf, Bytes};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -83,23 +82,6 @@ impl Encoded {
             sum: values.iter().fold(0, |sum, &v| sum.wrapping_add(v)),
         }
     }
-}
-
-/// Benchmarks `run` on the batches in turn, one per iteration.
-fn cycled(
-    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    id: BenchmarkId,
-    batches: &[Encoded],
-    mut run: impl FnMut(&Encoded) -> u64,
-) {
-    let mut batches = batches.iter().cycle();
-    group.bench_function(id, |b| {
-        b.iter(|| {
-            run(black_box(
-                batches.next().expect("cycle of a non-empty slice"),
-            ))
-        });
-    });
 }
 
 /// Decodes `BATCH` values from `source` (a `Buf` or a `Read`) with

@@ -71,8 +71,7 @@ macro_rules! peers {
 }
 
 fn input(len: usize) -> Vec<u8> {
-    let mut rng = SplitMix64::new(0x5AA1);
-    (0..len).map(|_| rng.next_u64() as u8).collect()
+    SplitMix64::new(0x5AA1).bytes(len)
 }
 
 /// sha1-fast's available backends, the one `Sha1::new` picks first.
@@ -364,10 +363,7 @@ fn main() {
     many(&mut criterion);
     criterion.final_summary();
 
-    // Only for a real measuring run (`cargo bench` passes `--bench`; not
-    // for `--list` or `cargo test --benches`).
-    let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--list") {
+    if bijou_benches::is_measuring_run() {
         digest_table();
         many_table();
     }

@@ -41,8 +41,7 @@ const INTERLEAVE: Interleave = Interleave {
 };
 
 fn input(len: usize, seed: u64) -> Vec<u8> {
-    let mut rng = SplitMix64::new(seed);
-    (0..len).map(|_| rng.next_u64() as u8).collect()
+    SplitMix64::new(seed).bytes(len)
 }
 
 fn ladder(c: &mut Criterion, blocks: &[[u8; 64]]) {
@@ -173,10 +172,7 @@ fn main() {
     ladder(&mut criterion, &blocks);
     criterion.final_summary();
 
-    // Only for a real measuring run (`cargo bench` passes `--bench`; not
-    // for `--list` or `cargo test --benches`).
-    let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--list") {
+    if bijou_benches::is_measuring_run() {
         ladder_table(&blocks);
         peers_table();
     }

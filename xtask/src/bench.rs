@@ -508,14 +508,8 @@ fn build(
         command.args(["--bench", bench]);
     }
     if let Some((rustflags, target)) = variant {
-        let mut flags = std::env::var_os("RUSTFLAGS").unwrap_or_default();
-        if !flags.is_empty() {
-            flags.push(" ");
-        }
-        flags.push(rustflags);
-        command
-            .env("RUSTFLAGS", flags)
-            .env("CARGO_TARGET_DIR", target);
+        crate::add_rustflags(&mut command, rustflags);
+        command.env("CARGO_TARGET_DIR", target);
     }
     let output = command
         .stderr(Stdio::inherit())

@@ -105,6 +105,17 @@ fn succeeds(command: &mut Command) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Sets `RUSTFLAGS` for `command` to the caller's, if any, followed by
+/// `extra`: what the caller asked for still applies.
+fn add_rustflags(command: &mut Command, extra: &str) {
+    let mut flags = std::env::var_os("RUSTFLAGS").unwrap_or_default();
+    if !flags.is_empty() {
+        flags.push(" ");
+    }
+    flags.push(extra);
+    command.env("RUSTFLAGS", flags);
+}
+
 /// Runs `command` with inherited output; a failure names the command.
 fn run_checked(command: &mut Command) -> Result<(), String> {
     let status = command

@@ -97,12 +97,7 @@ fn miri_test(args: &[&str]) -> Command {
         .args(["+nightly", "miri", "test", "-p", "sha1-fast"])
         .args(args);
     if cfg!(target_arch = "x86_64") {
-        let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
-        if !flags.is_empty() {
-            flags.push(' ');
-        }
-        flags.push_str(X86_FEATURES);
-        command.env("RUSTFLAGS", flags);
+        crate::add_rustflags(&mut command, X86_FEATURES);
     }
     command
 }
