@@ -8,7 +8,6 @@
 use bijou_core::DecodeError;
 use bijou_fuzz::{FuzzWidth, each_width};
 use libfuzzer_sys::fuzz_target;
-use testkit::oracle::OracleError;
 
 fn check<T: FuzzWidth>(data: &[u8]) {
     let ours = T::decode(data);
@@ -19,19 +18,13 @@ fn check<T: FuzzWidth>(data: &[u8]) {
             assert_eq!(&*value.encoded(), &data[..used], "{} re-encoding", T::NAME);
             assert_eq!(T::len_from_tag(data[0]), used, "{} len_from_tag", T::NAME);
         }
-        (
-            Err(DecodeError::Truncated { needed, available }),
-            Err(OracleError::Truncated {
-                needed: oracle_needed,
-                available: oracle_available,
-            }),
-        ) => {
-            assert_eq!((needed, available), (oracle_needed, oracle_available));
-            // What a streaming caller waits for must match the tag's length.
-            let announced = data.first().map_or(1, |&tag| T::len_from_tag(tag));
-            assert_eq!(needed, announced, "{} truncated length", T::NAME);
+        (Err(ours), Err(oracle)) if oracle.matches(ours) => {
+            if let DecodeError::Truncated { needed, .. } = ours {
+                // What a streaming caller waits for must match the tag's length.
+                let announced = data.first().map_or(1, |&tag| T::len_from_tag(tag));
+                assert_eq!(needed, announced, "{} truncated length", T::NAME);
+            }
         }
-        (Err(DecodeError::Overflow), Err(OracleError::Overflow)) => {}
         (ours, oracle) => panic!("{}: decode {ours:?}, oracle {oracle:?}", T::NAME),
     }
 }

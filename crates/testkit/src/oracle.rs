@@ -17,6 +17,25 @@ pub enum OracleError {
     Overflow,
 }
 
+impl OracleError {
+    /// Whether `ours`, bijou-core's error for the same input, says the same
+    /// thing (the same variant, and for `Truncated` the same counts).
+    pub fn matches(self, ours: bijou_core::DecodeError) -> bool {
+        use bijou_core::DecodeError;
+        match (ours, self) {
+            (
+                DecodeError::Truncated { needed, available },
+                OracleError::Truncated {
+                    needed: oracle_needed,
+                    available: oracle_available,
+                },
+            ) => (needed, available) == (oracle_needed, oracle_available),
+            (DecodeError::Overflow, OracleError::Overflow) => true,
+            _ => false,
+        }
+    }
+}
+
 /// One unsigned width: `tiers` = the integer's byte width (4, 8 or 16).
 #[derive(Debug, Clone)]
 pub struct Width {
