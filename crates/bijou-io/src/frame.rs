@@ -128,8 +128,9 @@ mod buffered {
     /// The decoder holds no state besides its limit: an incomplete frame is
     /// simply left in the buffer until more bytes arrive. The length prefix is
     /// checked against [`max_frame_len`](Self::max_frame_len) as soon as it is
-    /// complete, before the buffer is grown for the payload, and the buffer
-    /// then grows at most 64 KiB ahead of the bytes that have arrived.
+    /// complete, before the buffer is grown for the payload; then the decoder
+    /// reserves at most 64 KiB beyond the bytes that have arrived (the
+    /// buffer's own amortised growth aside), never the announced length.
     ///
     /// With the `tokio` feature it is also a
     /// `tokio_util::codec::Decoder<Item = BytesMut, Error = std::io::Error>`.
@@ -204,7 +205,7 @@ mod buffered {
         /// and payload) from `src`, or `Ok(None)` when `src` does not hold a
         /// whole frame yet: then nothing is consumed and `src` has been
         /// reserved room for the rest of the frame (for at most 64 KiB of
-        /// it, so that an announced length costs nothing until its bytes
+        /// it, so that an announced length costs memory only as its bytes
         /// arrive), so the caller can read into it and call again.
         ///
         /// # Errors
