@@ -240,7 +240,7 @@ fn the_limit_itself_is_allowed() {
 }
 
 /// With no practical limit, an announced 2^62-byte frame is waited for,
-/// not allocated: the buffer grows at most 64 KiB ahead of the data.
+/// not allocated: the decoder reserves at most 64 KiB ahead of the data.
 #[test]
 fn an_unlimited_decoder_reserves_little_ahead() {
     let prefix = header(1 << 62);
