@@ -153,19 +153,13 @@ fn sha1_rsp_suites(file: &str, label: &str, backends: &[Backend]) -> Vec<Suite> 
 /// progress bar on stderr for long inputs.
 fn hash_repeated(backend: Backend, case: &RepeatCase, label: &str) -> Digest {
     let mut hasher = Sha1::with_backend(backend).expect("available backend");
-    if case.message.is_empty() {
-        return hasher.finalize();
-    }
-    let per_chunk = ((1 << 20) / case.message.len()).max(1) as u64;
-    let chunk = case.message.repeat(per_chunk as usize);
     let long = case.len() > LONG_INPUT;
-    let mut left = case.repeat;
+    let mut fed = 0u64;
     let mut shown = u64::MAX;
-    while left > 0 {
-        let take = left.min(per_chunk);
-        hasher.update(&chunk[..take as usize * case.message.len()]);
-        left -= take;
-        let percent = (case.repeat - left) * 100 / case.repeat;
+    case.for_each_piece(1 << 20, |piece| {
+        hasher.update(piece);
+        fed += piece.len() as u64;
+        let percent = fed * 100 / case.len();
         if long && percent != shown {
             shown = percent;
             let filled = (percent / 5) as usize;
@@ -176,7 +170,7 @@ fn hash_repeated(backend: Backend, case: &RepeatCase, label: &str) -> Digest {
             );
             let _ = std::io::stderr().flush();
         }
-    }
+    });
     if long {
         eprintln!();
     }

@@ -15,15 +15,17 @@ use thiserror::Error;
 ///
 /// assert_eq!(bijou64::decode(&[0xF9, 0x00]), Err(DecodeError::Truncated { needed: 3, available: 2 }));
 /// assert_eq!(bijou64::decode(&[0xFF; 9]), Err(DecodeError::Overflow));
+///
+/// let error = DecodeError::Truncated { needed: 3, available: 2 };
+/// assert_eq!(error.to_string(), "truncated bijou value: 3 bytes needed, only 2 available");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
 pub enum DecodeError {
-    /// The input ends before the value does. Nothing was consumed: append
-    /// more bytes and decode again from the same position.
-    #[error(
-        "truncated bijou value: {needed} bytes needed, only {available} available; \
-         if more input can still arrive, decode again from the same position with it"
-    )]
+    /// The input ends before the value does. The slice decoders consume
+    /// nothing, so a caller expecting more input appends it and decodes
+    /// again from the same position; each `bijou-io` adapter documents
+    /// where it leaves its buffer or stream.
+    #[error("truncated bijou value: {needed} bytes needed, only {available} available")]
     Truncated {
         /// Total bytes the value occupies (tag included), or 1 for an empty input.
         needed: usize,
@@ -33,8 +35,8 @@ pub enum DecodeError {
     /// A top-tier value exceeds the maximum of the target integer type. The
     /// input is corrupt or was written with a wider bijou width.
     #[error(
-        "bijou value overflows the target integer type: the input is corrupt \
-         or was encoded with a wider bijou width"
+        "bijou value overflows the target integer type (corrupt input, or a value \
+         encoded with a wider bijou width)"
     )]
     Overflow,
 }

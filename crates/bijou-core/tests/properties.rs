@@ -250,6 +250,32 @@ macro_rules! signed_suite {
                     check_batch::<$int>(&input, limit);
                 }
             }
+
+            proptest! {
+                #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+                /// Batches long enough to cross the signed decoder's scratch
+                /// pieces (1 024, 512 or 256 values, by width), ended by
+                /// junk that may cut or overflow the last value; and the
+                /// signed `encode_batch` is the values' encodings in a row.
+                #[test]
+                fn long_batches_equal_repeated_decode(
+                    values in proptest::collection::vec(prop_oneof![any::<$int>(), (-300..300).prop_map(|v: i32| v as $int)], 0..2600),
+                    junk in proptest::collection::vec(any::<u8>(), 0..12),
+                    spare in 0usize..600,
+                ) {
+                    let mut input = Vec::new();
+                    $module::encode_batch(&values, &mut input);
+                    let mut concatenated = Vec::new();
+                    for &v in &values {
+                        $module::encode(v, &mut concatenated);
+                    }
+                    prop_assert_eq!(&input, &concatenated);
+                    input.extend_from_slice(&junk);
+                    check_batch::<$int>(&input, values.len() + spare);
+                    check_batch::<$int>(&input, values.len().saturating_sub(spare));
+                }
+            }
         }
     };
 }

@@ -8,7 +8,7 @@ use bijou_core::{Bijou, DecodeError};
 use bytes::{Buf, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use crate::{BufMutExt, DEFAULT_MAX_FRAME_LEN, FrameDecoder, FrameEncoder, FrameError};
+use crate::{BufMutExt, DEFAULT_MAX_FRAME_LEN, FrameDecoder, FrameEncoder};
 
 /// A `tokio_util` codec for a plain stream of bijou values of width `T`.
 ///
@@ -45,9 +45,17 @@ impl<T: Bijou> ValueCodec<T> {
     ///
     /// ```
     /// use bijou_io::ValueCodec;
+    /// use bytes::BytesMut;
+    /// use tokio_util::codec::{Decoder, Encoder};
     ///
-    /// let codec = ValueCodec::<u128>::new();
-    /// # let _ = codec;
+    /// // `const`, so a codec can live in a `static` or a `const` item.
+    /// const CODEC: ValueCodec<u128> = ValueCodec::new();
+    /// let mut codec = CODEC;
+    /// let mut buf = BytesMut::new();
+    /// codec.encode(u128::MAX, &mut buf)?;
+    /// assert_eq!(buf.len(), 17);
+    /// assert_eq!(codec.decode(&mut buf)?, Some(u128::MAX));
+    /// # Ok::<(), std::io::Error>(())
     /// ```
     #[must_use]
     pub const fn new() -> Self {
@@ -124,19 +132,11 @@ impl<T: Bijou> Encoder<T> for ValueCodec<T> {
     }
 }
 
-/// `FrameTooLarge` on the write side is the caller's mistake, not bad data.
-fn encode_error(error: FrameError) -> io::Error {
-    match error {
-        FrameError::FrameTooLarge { .. } => io::Error::new(io::ErrorKind::InvalidInput, error),
-        FrameError::Decode(_) => error.into(),
-    }
-}
-
 impl Decoder for FrameDecoder {
     type Item = BytesMut;
     type Error = io::Error;
 
-    /// [`FrameDecoder::decode`], with the [`FrameError`] converted into an
+    /// [`FrameDecoder::decode`], with the [`FrameError`](crate::FrameError) converted into an
     /// [`io::Error`] (kept as its source).
     fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<BytesMut>> {
         FrameDecoder::decode(self, src).map_err(io::Error::from)
@@ -156,9 +156,9 @@ impl Encoder<Bytes> for FrameEncoder {
     type Error = io::Error;
 
     /// [`FrameEncoder::encode`]; a payload over the limit is
-    /// `InvalidInput` with [`FrameError::FrameTooLarge`] as the source.
+    /// `InvalidInput` with [`FrameError::PayloadTooLarge`](crate::FrameError::PayloadTooLarge) as the source.
     fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> io::Result<()> {
-        FrameEncoder::encode(self, &item, dst).map_err(encode_error)
+        FrameEncoder::encode(self, &item, dst).map_err(io::Error::from)
     }
 }
 

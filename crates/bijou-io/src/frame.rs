@@ -20,8 +20,9 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 * 1024 * 1024;
 ///
 /// With the `std` feature it converts into [`std::io::Error`]:
 /// `FrameTooLarge` and `Decode(Overflow)` become `InvalidData`,
-/// `Decode(Truncated)` becomes `UnexpectedEof`; the `FrameError` is kept as
-/// the error's source.
+/// `Decode(Truncated)` becomes `UnexpectedEof` and `PayloadTooLarge`
+/// (the caller's mistake, not bad data) `InvalidInput`; the `FrameError`
+/// is kept as the error's source.
 ///
 /// # Examples
 ///
@@ -37,39 +38,60 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 * 1024 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
 #[non_exhaustive]
 pub enum FrameError {
-    /// The frame's payload length exceeds `max_frame_len` (or `usize`).
-    /// Nothing was allocated, and a [`FrameDecoder`] consumed nothing (a
-    /// [`FrameReader`] has read the length prefix); the stream cannot be
-    /// resynchronised without trusting the length, so close it.
+    /// Decoding: the payload length a frame announced exceeds
+    /// `max_frame_len` (or `usize`). Nothing was allocated, and a
+    /// [`FrameDecoder`] consumed nothing (a [`FrameReader`] has read the
+    /// length prefix); the stream cannot be resynchronised without
+    /// trusting the length, so close it.
     #[error(
-        "frame of {len} bytes exceeds the limit of {max} bytes; raise max_frame_len if the \
-         peer is trusted, otherwise close the connection"
+        "incoming frame announces {len} bytes, over the limit of {max} bytes; raise \
+         max_frame_len if the peer is trusted, otherwise close the connection"
     )]
     FrameTooLarge {
-        /// The payload length the frame announced (or the payload's length,
-        /// when encoding).
+        /// The payload length the frame announced.
         len: u64,
+        /// The `max_frame_len` in force.
+        max: usize,
+    },
+    /// Encoding: the payload is longer than `max_frame_len`, so the peer
+    /// would refuse the frame; nothing was written.
+    #[error(
+        "payload of {len} bytes is over the frame limit of {max} bytes; split it, or raise \
+         max_frame_len on both ends"
+    )]
+    PayloadTooLarge {
+        /// The payload's length.
+        len: usize,
         /// The `max_frame_len` in force.
         max: usize,
     },
     /// The length prefix overflows a `u64` (corrupt input), or the stream
     /// ended inside a frame (`Truncated`, counting the frame's bytes,
-    /// length prefix included).
+    /// length prefix included). The message includes the inner error's,
+    /// so it is not also given as the [`source`](core::error::Error::source).
     #[error("bad frame: {0}")]
-    Decode(#[from] DecodeError),
+    Decode(DecodeError),
+}
+
+impl From<DecodeError> for FrameError {
+    /// [`FrameError::Decode`].
+    fn from(error: DecodeError) -> Self {
+        FrameError::Decode(error)
+    }
 }
 
 #[cfg(feature = "std")]
 impl From<FrameError> for std::io::Error {
     /// `FrameTooLarge` and `Decode(Overflow)` map to `InvalidData`,
-    /// `Decode(Truncated)` to `UnexpectedEof`; the `FrameError` stays
-    /// available as the source.
+    /// `Decode(Truncated)` to `UnexpectedEof`, `PayloadTooLarge` to
+    /// `InvalidInput`; the `FrameError` stays available as the source.
     fn from(error: FrameError) -> Self {
         let kind = match error {
             FrameError::Decode(DecodeError::Truncated { .. }) => std::io::ErrorKind::UnexpectedEof,
             FrameError::FrameTooLarge { .. } | FrameError::Decode(DecodeError::Overflow) => {
                 std::io::ErrorKind::InvalidData
             }
+            FrameError::PayloadTooLarge { .. } => std::io::ErrorKind::InvalidInput,
         };
         std::io::Error::new(kind, error)
     }
@@ -97,10 +119,7 @@ fn payload_len(len: usize) -> u64 {
 #[cfg(any(feature = "bytes", feature = "std"))]
 fn checked_payload_len(len: usize, max: usize) -> Result<u64, FrameError> {
     if len > max {
-        return Err(FrameError::FrameTooLarge {
-            len: payload_len(len),
-            max,
-        });
+        return Err(FrameError::PayloadTooLarge { len, max });
     }
     Ok(payload_len(len))
 }
@@ -389,7 +408,7 @@ mod buffered {
         ///
         /// # Errors
         ///
-        /// [`FrameError::FrameTooLarge`] when `payload` is longer than
+        /// [`FrameError::PayloadTooLarge`] when `payload` is longer than
         /// `max_frame_len`; nothing is written then.
         ///
         /// # Examples
@@ -400,7 +419,7 @@ mod buffered {
         ///
         /// let mut dst = BytesMut::new();
         /// let encoder = FrameEncoder::with_max_frame_len(4);
-        /// assert_eq!(encoder.encode(b"12345", &mut dst), Err(FrameError::FrameTooLarge { len: 5, max: 4 }));
+        /// assert_eq!(encoder.encode(b"12345", &mut dst), Err(FrameError::PayloadTooLarge { len: 5, max: 4 }));
         /// assert!(dst.is_empty());
         /// ```
         pub fn encode(&self, payload: &[u8], dst: &mut BytesMut) -> Result<(), FrameError> {
@@ -425,7 +444,7 @@ pub use buffered::{FrameDecoder, FrameEncoder};
 
 #[cfg(feature = "std")]
 mod io_frames {
-    use std::io::{self, ErrorKind, Read, Write};
+    use std::io::{self, Read, Write};
 
     use bijou_core::{Bijou, DecodeError};
 
@@ -520,18 +539,29 @@ mod io_frames {
         /// The stream advances past exactly one frame. `Interrupted` is
         /// retried.
         ///
+        /// A frame is read in place, so an error leaves the stream inside
+        /// it: the bytes of the frame read so far are gone, and a further
+        /// call would read payload bytes as a length prefix. Call again only
+        /// after an error that leaves the stream where you know it is (the
+        /// reader's own, before any byte of a frame); to read from a
+        /// non-blocking source, where `WouldBlock` can come mid-frame, feed
+        /// a [`FrameDecoder`](crate::FrameDecoder) instead, which consumes
+        /// nothing until a whole frame is there.
+        ///
         /// # Errors
         ///
-        /// - [`ErrorKind::InvalidData`] with [`FrameError::FrameTooLarge`] as
-        ///   the source when the announced length exceeds `max_frame_len` (or
-        ///   `usize`); only the length prefix was read, nothing allocated.
-        /// - [`ErrorKind::InvalidData`] with a [`FrameError::Decode`] of
-        ///   [`DecodeError::Overflow`] as the source for a corrupt length
-        ///   prefix.
-        /// - [`ErrorKind::UnexpectedEof`] when the stream ends inside a frame,
-        ///   with a [`FrameError::Decode`] of [`DecodeError::Truncated`] as
-        ///   the source: it counts the prefix's bytes when the prefix was
-        ///   cut, the frame's (length prefix included) when the payload was.
+        /// - [`ErrorKind::InvalidData`](io::ErrorKind::InvalidData) with
+        ///   [`FrameError::FrameTooLarge`] as the source when the announced
+        ///   length exceeds `max_frame_len` (or `usize`); only the length
+        ///   prefix was read, nothing allocated.
+        /// - [`ErrorKind::InvalidData`](io::ErrorKind::InvalidData) with a
+        ///   [`FrameError::Decode`] of [`DecodeError::Overflow`] as the
+        ///   source for a corrupt length prefix.
+        /// - [`ErrorKind::UnexpectedEof`](io::ErrorKind::UnexpectedEof) when
+        ///   the stream ends inside a frame, with a [`FrameError::Decode`] of
+        ///   [`DecodeError::Truncated`] as the source: it counts the prefix's
+        ///   bytes when the prefix was cut, the frame's (length prefix
+        ///   included) when the payload was.
         /// - Any other error of the reader, as is.
         ///
         /// # Examples
@@ -731,9 +761,9 @@ mod io_frames {
         ///
         /// # Errors
         ///
-        /// - [`ErrorKind::InvalidInput`] with [`FrameError::FrameTooLarge`]
-        ///   as the source when `payload` is longer than `max_frame_len`;
-        ///   nothing is written then.
+        /// - [`ErrorKind::InvalidInput`](io::ErrorKind::InvalidInput) with
+        ///   [`FrameError::PayloadTooLarge`] as the source when `payload` is
+        ///   longer than `max_frame_len`; nothing is written then.
         /// - Whatever the writer's `write_all` returns; part of the frame may
         ///   have been written then.
         ///
@@ -750,8 +780,7 @@ mod io_frames {
         /// # Ok::<(), std::io::Error>(())
         /// ```
         pub fn write_frame(&mut self, payload: &[u8]) -> io::Result<()> {
-            let len = checked_payload_len(payload.len(), self.max_frame_len)
-                .map_err(|error| io::Error::new(ErrorKind::InvalidInput, error))?;
+            let len = checked_payload_len(payload.len(), self.max_frame_len)?;
             self.inner.write_bijou(len)?;
             self.inner.write_all(payload)
         }

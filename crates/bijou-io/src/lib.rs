@@ -2,6 +2,12 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+// The docs describe every feature, and docs.rs builds them with all of
+// them; with a feature off, links to the items it gates cannot resolve.
+#![cfg_attr(
+    not(all(feature = "std", feature = "bytes", feature = "tokio")),
+    allow(rustdoc::broken_intra_doc_links)
+)]
 
 /// Calls `$callback!` with every width: module name, integer type, an
 /// example value for the generated docs, and the names of its shorthand

@@ -41,8 +41,14 @@ pub enum Backend {
     /// x86-64 builds.
     ///
     /// ```
-    /// // What `detect` picks on such a CPU, unless forced otherwise.
-    /// println!("SHA-NI here: {}", sha1_fast::Backend::ShaNi.is_available());
+    /// use sha1_fast::{Backend, Sha1};
+    ///
+    /// // `None` where the CPU lacks SHA-NI; where it has them, `detect`
+    /// // picks this backend unless forced otherwise.
+    /// if let Some(mut hasher) = Sha1::with_backend(Backend::ShaNi) {
+    ///     hasher.update(b"abc");
+    ///     assert_eq!(hasher.finalize().to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+    /// }
     /// ```
     ShaNi,
     /// For x86-64 CPUs without the SHA extensions: the message schedule
@@ -52,8 +58,13 @@ pub enum Backend {
     /// Listed in [`Backend::ALL`] only on x86-64 builds.
     ///
     /// ```
+    /// use sha1_fast::{Backend, Sha1};
+    ///
     /// // Every x86-64 CPU since Core 2 has SSSE3.
-    /// println!("SIMD schedule here: {}", sha1_fast::Backend::SimdSchedule.is_available());
+    /// if let Some(mut hasher) = Sha1::with_backend(Backend::SimdSchedule) {
+    ///     hasher.update(b"abc");
+    ///     assert_eq!(hasher.finalize().to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+    /// }
     /// ```
     SimdSchedule,
     /// Portable safe Rust: fully unrolled rounds over a 16-word schedule.

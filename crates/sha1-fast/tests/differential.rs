@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{after_reset, backends, check_all, chunked, noise, oracle};
+use common::{backends, check_all, noise, oracle};
 use proptest::prelude::*;
 use sha1_fast::{Backend, Digest, Sha1, reference};
 
@@ -14,37 +14,7 @@ fn every_length_up_to_2048() {
     let data = noise(1, 2048);
     for len in 0..=data.len() {
         let input = &data[..len];
-        let expected = oracle(input);
-        assert_eq!(
-            Digest::from(reference::digest(input)),
-            expected,
-            "reference, {len} bytes"
-        );
-        assert_eq!(sha1_fast::digest(input), expected, "digest(), {len} bytes");
-        for backend in backends() {
-            assert_eq!(
-                backend.digest(input),
-                expected,
-                "{backend} one-shot, {len} bytes"
-            );
-            assert_eq!(
-                chunked(backend, input, len.max(1)),
-                expected,
-                "{backend} whole, {len} bytes"
-            );
-            assert_eq!(
-                after_reset(backend, input),
-                expected,
-                "{backend} after reset, {len} bytes"
-            );
-            for chunk in CHUNKS {
-                assert_eq!(
-                    chunked(backend, input, chunk),
-                    expected,
-                    "{backend} in {chunk}-byte chunks, {len} bytes"
-                );
-            }
-        }
+        check_all(input, oracle(input), &CHUNKS, &format!("{len} bytes"));
     }
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use common::{backends, check_all};
 use sha1_fast::{Digest, Sha1};
-use testkit::vectors::{HashCase, load_rsp, parse_hex, read};
+use testkit::vectors::{HashCase, RepeatCase, load_repeat, load_rsp};
 
 /// Inputs above this size are long checks (`#[ignore]`).
 const LONG: u64 = 64 << 20;
@@ -38,78 +38,29 @@ fn nist_long_messages() {
     run_rsp("sha1/SHA1LongMsg.rsp", 64);
 }
 
-/// One line of `vectors/sha1/fips.txt`: MESSAGE repeated REPEAT times.
-struct Repeated {
-    line: usize,
-    repeat: u64,
-    message: Vec<u8>,
-    digest: Digest,
+/// The FIPS examples (`vectors/sha1/fips.txt`), all six of them.
+fn fips() -> Vec<RepeatCase> {
+    let cases = load_repeat("sha1/fips.txt", 20).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cases.len(), 6, "fips.txt: vector count");
+    cases
 }
 
-impl Repeated {
-    fn len(&self) -> u64 {
-        self.repeat * self.message.len() as u64
-    }
-
-    /// Streams the input through `hasher` in pieces of about 64 KiB.
-    fn feed(&self, hasher: &mut Sha1) {
-        let per_piece = (65536 / self.message.len().max(1)).max(1) as u64;
-        let piece = self.message.repeat(per_piece as usize);
-        for _ in 0..self.repeat / per_piece {
-            hasher.update(&piece);
-        }
-        for _ in 0..self.repeat % per_piece {
-            hasher.update(&self.message);
-        }
-    }
-}
-
-fn fips() -> Vec<Repeated> {
-    let path = testkit::vector_path("sha1/fips.txt");
-    let text = read(&path).unwrap_or_else(|e| panic!("{e}"));
-    let mut out = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let content = raw.split('#').next().unwrap_or("").trim();
-        if content.is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = content.split_whitespace().collect();
-        let [repeat, message, digest] = fields[..] else {
-            panic!("fips.txt:{line}: expected `REPEAT MESSAGE DIGEST`");
-        };
-        let repeat = repeat
-            .parse()
-            .unwrap_or_else(|_| panic!("fips.txt:{line}: bad REPEAT"));
-        let message = if message == "-" {
-            Vec::new()
-        } else {
-            message.as_bytes().to_vec()
-        };
-        let digest = parse_hex(digest)
-            .filter(|d| d.len() == 20)
-            .unwrap_or_else(|| panic!("fips.txt:{line}: bad DIGEST"));
-        out.push(Repeated {
-            line,
-            repeat,
-            message,
-            digest: digest_of(&digest),
-        });
-    }
-    assert_eq!(out.len(), 6, "fips.txt: vector count");
-    out
+/// Streams `case`'s input through `hasher` in pieces of about 64 KiB.
+fn feed(case: &RepeatCase, hasher: &mut Sha1) {
+    case.for_each_piece(1 << 16, |piece| hasher.update(piece));
 }
 
 #[test]
 fn fips_examples_and_one_million_a() {
     for case in fips().iter().filter(|c| c.len() <= LONG) {
         let what = format!("fips.txt:{}", case.line);
+        let expected = digest_of(&case.digest);
         let whole = case.message.repeat(case.repeat as usize);
-        check_all(&whole, case.digest, &[1, 3, 64, 1000], &what);
+        check_all(&whole, expected, &[1, 3, 64, 1000], &what);
         for backend in backends() {
             let mut hasher = Sha1::with_backend(backend).unwrap();
-            case.feed(&mut hasher);
-            assert_eq!(hasher.finalize(), case.digest, "{backend} streamed, {what}");
+            feed(case, &mut hasher);
+            assert_eq!(hasher.finalize(), expected, "{backend} streamed, {what}");
         }
     }
 }
@@ -119,16 +70,16 @@ fn fips_examples_and_one_million_a() {
 #[test]
 #[ignore = "hashes 1 GiB per backend"]
 fn fips_one_gibibyte() {
-    let long: Vec<Repeated> = fips().into_iter().filter(|c| c.len() > LONG).collect();
+    let long: Vec<RepeatCase> = fips().into_iter().filter(|c| c.len() > LONG).collect();
     assert_eq!(long.len(), 1);
     for case in &long {
         assert_eq!(case.len(), 1 << 30);
         for backend in backends() {
             let mut hasher = Sha1::with_backend(backend).unwrap();
-            case.feed(&mut hasher);
+            feed(case, &mut hasher);
             assert_eq!(
                 hasher.finalize(),
-                case.digest,
+                digest_of(&case.digest),
                 "{backend}, fips.txt:{}",
                 case.line
             );

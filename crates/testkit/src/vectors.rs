@@ -277,6 +277,24 @@ impl RepeatCase {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Hands the whole input (`message` `repeat` times) to `sink` in
+    /// pieces of whole messages, each of at most `max_piece` bytes (or one
+    /// message, if longer), so a 1 GiB input never sits in memory. An
+    /// empty input gives no pieces.
+    pub fn for_each_piece(&self, max_piece: usize, mut sink: impl FnMut(&[u8])) {
+        if self.message.is_empty() {
+            return;
+        }
+        let per_piece = (max_piece / self.message.len()).max(1) as u64;
+        let piece = self.message.repeat(per_piece as usize);
+        let mut left = self.repeat;
+        while left > 0 {
+            let take = left.min(per_piece);
+            sink(&piece[..take as usize * self.message.len()]);
+            left -= take;
+        }
+    }
 }
 
 /// Parses `REPEAT MESSAGE DIGEST` lines (`#` comments; MESSAGE is ASCII
@@ -354,6 +372,38 @@ pub fn load_rsp(relative: &str, digest_len: usize) -> Result<Vec<HashCase>, Vect
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pieces_concatenate_to_the_input() {
+        let case = |repeat, message: &[u8]| RepeatCase {
+            line: 1,
+            repeat,
+            message: message.to_vec(),
+            digest: Vec::new(),
+        };
+        for (repeat, message, max_piece) in [
+            (7, &b"abc"[..], 7),
+            (7, b"abc", 3),
+            (7, b"abc", 1),
+            (1, b"abc", 100),
+            (1000, b"a", 64),
+            (5, b"", 10),
+        ] {
+            let case = case(repeat, message);
+            let mut whole = Vec::new();
+            case.for_each_piece(max_piece, |piece| {
+                assert!(!piece.is_empty());
+                assert!(piece.len() <= max_piece.max(message.len()));
+                assert_eq!(piece.len() % message.len(), 0);
+                whole.extend_from_slice(piece);
+            });
+            assert_eq!(
+                whole,
+                message.repeat(repeat as usize),
+                "{repeat} × {message:?}"
+            );
+        }
+    }
 
     #[test]
     fn bijou_parser_rejects_corruption() {

@@ -96,21 +96,37 @@ macro_rules! buf_suite {
 
             #[test]
             fn named_methods_match_the_generic_ones() {
-                let mut encoded = Vec::new();
-                encoded.put_bijou32(u32::MAX);
-                encoded.put_bijou64(300);
-                encoded.put_bijou128(u128::MAX - 1);
-                encoded.put_bijou32s(i32::MIN);
-                encoded.put_bijou64s(-300);
-                encoded.put_bijou128s(i128::MAX);
-                let mut buf = make(&encoded);
+                let mut named = Vec::new();
+                named.put_bijou32(u32::MAX);
+                named.put_bijou64(300);
+                named.put_bijou128(u128::MAX - 1);
+                named.put_bijou32s(i32::MIN);
+                named.put_bijou64s(-300);
+                named.put_bijou128s(i128::MAX);
+                let mut generic = Vec::new();
+                generic.put_bijou(u32::MAX);
+                generic.put_bijou(300u64);
+                generic.put_bijou(u128::MAX - 1);
+                generic.put_bijou(i32::MIN);
+                generic.put_bijou(-300i64);
+                generic.put_bijou(i128::MAX);
+                assert_eq!(named, generic);
+
+                let mut buf = make(&named);
+                let mut same = make(&named);
                 assert_eq!(buf.try_get_bijou32(), Ok(u32::MAX));
+                assert_eq!(same.try_get_bijou::<u32>(), Ok(u32::MAX));
                 assert_eq!(buf.get_bijou64(), 300);
+                assert_eq!(same.get_bijou::<u64>(), 300);
                 assert_eq!(buf.try_get_bijou128(), Ok(u128::MAX - 1));
+                assert_eq!(same.try_get_bijou::<u128>(), Ok(u128::MAX - 1));
                 assert_eq!(buf.get_bijou32s(), i32::MIN);
+                assert_eq!(same.get_bijou::<i32>(), i32::MIN);
                 assert_eq!(buf.try_get_bijou64s(), Ok(-300));
+                assert_eq!(same.try_get_bijou::<i64>(), Ok(-300));
                 assert_eq!(buf.get_bijou128s(), i128::MAX);
-                assert!(!buf.has_remaining());
+                assert_eq!(same.get_bijou::<i128>(), i128::MAX);
+                assert!(!buf.has_remaining() && !same.has_remaining());
             }
 
             fn truncation_consumes_nothing<T: Bijou + Debug>(value: T) {
@@ -302,7 +318,8 @@ fn try_put_reports_a_full_buffer_and_writes_nothing() {
 }
 
 #[test]
-#[should_panic]
+// The message is `bytes`' own for a `put` past the end of a slice.
+#[should_panic(expected = "advance out of bounds: the len is 1 but advancing by 9")]
 fn put_panics_on_a_full_fixed_buffer() {
     let mut storage = [0u8; 1];
     let mut out = &mut storage[..];

@@ -74,6 +74,17 @@ impl Buf for OneByteChunks {
     }
 }
 
+/// `bytes` split at the cut points `cuts` (each taken modulo
+/// `bytes.len() + 1`, in any order): consecutive pieces that concatenate to
+/// `bytes`, empty ones included where two cuts coincide, so that a reader
+/// fed them also sees empty input.
+pub(crate) fn pieces<'a>(bytes: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
+    let mut points: Vec<usize> = cuts.iter().map(|&cut| cut % (bytes.len() + 1)).collect();
+    points.extend([0, bytes.len()]);
+    points.sort_unstable();
+    points.windows(2).map(|w| &bytes[w[0]..w[1]]).collect()
+}
+
 /// A `Buf` made of arbitrary chunks, one shown at a time.
 pub(crate) struct Rope {
     chunks: VecDeque<Vec<u8>>,
@@ -81,16 +92,13 @@ pub(crate) struct Rope {
 }
 
 impl Rope {
-    /// Splits `bytes` at the given cut points (sorted, deduplicated, in range).
+    /// Splits `bytes` at the given cut points, as [`pieces`] does, less
+    /// the empty pieces: a `Buf` shows an empty chunk only at its end.
     pub(crate) fn new(bytes: &[u8], cuts: &[usize]) -> Self {
-        let mut points: Vec<usize> = cuts.iter().map(|&cut| cut % (bytes.len() + 1)).collect();
-        points.push(0);
-        points.push(bytes.len());
-        points.sort_unstable();
-        points.dedup();
-        let chunks = points
-            .windows(2)
-            .map(|w| bytes[w[0]..w[1]].to_vec())
+        let chunks = pieces(bytes, cuts)
+            .into_iter()
+            .filter(|piece| !piece.is_empty())
+            .map(<[u8]>::to_vec)
             .collect();
         Rope {
             chunks,

@@ -52,14 +52,11 @@ proptest! {
     #[test]
     fn frames_in_random_splits_round_trip(payloads in payloads(), cuts in proptest::collection::vec(any::<usize>(), 0..30)) {
         let wire = encode_frames(&payloads);
-        let mut points: Vec<usize> = cuts.iter().map(|&cut| cut % (wire.len() + 1)).collect();
-        points.extend([0, wire.len()]);
-        points.sort_unstable();
         let decoder = FrameDecoder::new();
         let mut src = BytesMut::new();
         let mut frames = Vec::new();
-        for window in points.windows(2) {
-            src.extend_from_slice(&wire[window[0]..window[1]]);
+        for piece in common::pieces(&wire, &cuts) {
+            src.extend_from_slice(piece);
             while let Some(frame) = decoder.decode(&mut src).unwrap() {
                 frames.push(frame.to_vec());
             }
@@ -234,7 +231,7 @@ fn the_limit_itself_is_allowed() {
         assert_eq!(source_of::<FrameError>(&error), Some(&expected));
         assert_eq!(
             FrameEncoder::with_max_frame_len(max).encode(&vec![7; max + 1], &mut BytesMut::new()),
-            Err(expected)
+            Err(FrameError::PayloadTooLarge { len: max + 1, max })
         );
     }
 }
@@ -322,7 +319,7 @@ fn encoders_refuse_frames_over_the_limit_and_write_nothing() {
     let encoder = FrameEncoder::with_max_frame_len(3);
     assert_eq!(
         encoder.encode(b"four", &mut dst),
-        Err(FrameError::FrameTooLarge { len: 4, max: 3 })
+        Err(FrameError::PayloadTooLarge { len: 4, max: 3 })
     );
     assert!(dst.is_empty());
     encoder.encode(b"abc", &mut dst).unwrap();
@@ -333,7 +330,7 @@ fn encoders_refuse_frames_over_the_limit_and_write_nothing() {
     assert_eq!(error.kind(), ErrorKind::InvalidInput);
     assert_eq!(
         source_of::<FrameError>(&error),
-        Some(&FrameError::FrameTooLarge { len: 4, max: 3 })
+        Some(&FrameError::PayloadTooLarge { len: 4, max: 3 })
     );
     assert!(writer.get_ref().is_empty());
 }
@@ -356,16 +353,48 @@ fn frame_errors_convert_into_io_errors() {
             }),
             ErrorKind::UnexpectedEof,
         ),
+        (
+            FrameError::PayloadTooLarge { len: 9, max: 1 },
+            ErrorKind::InvalidInput,
+        ),
     ];
     for (frame_error, kind) in cases {
         let error = io::Error::from(frame_error);
         assert_eq!(error.kind(), kind);
         assert_eq!(source_of::<FrameError>(&error), Some(&frame_error));
     }
-    let message = FrameError::FrameTooLarge { len: 9, max: 1 }.to_string();
+}
+
+/// Each message names the numbers and what to do, and says each thing
+/// once: a chain printer (`anyhow`'s `{:#}`) shows the message, then each
+/// source's.
+#[test]
+fn frame_error_messages_are_complete_and_not_repeated() {
+    use std::error::Error;
+
+    let incoming = FrameError::FrameTooLarge { len: 9, max: 1 };
+    let message = incoming.to_string();
+    assert!(message.contains("announces 9 bytes") && message.contains("limit of 1 bytes"));
+    assert!(message.contains("close the connection"), "{message}");
+    let outgoing = FrameError::PayloadTooLarge { len: 9, max: 1 }.to_string();
+    assert!(outgoing.contains("payload of 9 bytes") && outgoing.contains("split it"));
+    assert!(!outgoing.contains("connection"), "{outgoing}");
+
+    let decode = FrameError::Decode(DecodeError::Truncated {
+        needed: 6,
+        available: 4,
+    });
+    assert_eq!(
+        decode.to_string(),
+        "bad frame: truncated bijou value: 6 bytes needed, only 4 available"
+    );
     assert!(
-        message.contains("9 bytes") && message.contains("max_frame_len"),
-        "{message}"
+        decode.source().is_none(),
+        "the inner error is in the message"
+    );
+    assert_eq!(
+        FrameError::from(DecodeError::Overflow),
+        FrameError::Decode(DecodeError::Overflow)
     );
 }
 

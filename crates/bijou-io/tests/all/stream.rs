@@ -14,13 +14,10 @@ fn chunked<T: Bijou>(
     bytes: &[u8],
     cuts: &[usize],
 ) -> (Vec<Result<T, DecodeError>>, Result<(), DecodeError>) {
-    let mut points: Vec<usize> = cuts.iter().map(|&cut| cut % (bytes.len() + 1)).collect();
-    points.extend([0, bytes.len()]);
-    points.sort_unstable();
     let mut decoder = StreamDecoder::<T>::new();
     let mut items = Vec::new();
-    for window in points.windows(2) {
-        items.extend(decoder.values(&bytes[window[0]..window[1]]));
+    for piece in common::pieces(bytes, cuts) {
+        items.extend(decoder.values(piece));
     }
     (items, decoder.finish())
 }

@@ -115,7 +115,7 @@ fn framed_duplex_codec_round_trips() {
         assert_eq!(error.kind(), ErrorKind::InvalidInput);
         assert!(matches!(
             source_of::<FrameError>(&error),
-            Some(FrameError::FrameTooLarge {
+            Some(FrameError::PayloadTooLarge {
                 len: 1025,
                 max: 1024
             })

@@ -43,10 +43,9 @@ const MIN_LANES: usize = 4;
 
 detection_token! {
     /// Proof that the CPU has AVX2 and that the OS saves the YMM registers
-    /// (`cpufeatures` checks both), and that it has SSSE3, whose kernel
-    /// finishes the last lanes. Every AVX2 CPU has SSSE3, but CPUID (a
-    /// virtual machine's, say) may report them apart, so both are checked.
-    Avx2: "avx2", "ssse3"
+    /// (`cpufeatures` checks both), and every feature `avx2` implies,
+    /// SSSE3 among them, whose kernel finishes the last lanes.
+    Avx2: "avx2", "avx", "sse4.2", "sse4.1", "ssse3", "sse3", "sse2"
 }
 
 impl Avx2 {
@@ -143,10 +142,11 @@ macro_rules! transpose8 {
 /// transposed: element `j` is word `8 * $half + j` of every block.
 macro_rules! load8 {
     ($blocks:ident, $half:literal, $bswap:ident) => {{
+        const { assert!($half < 2) };
         let mut r = [$bswap; 8];
         let mut i = 0;
         while i < 8 {
-            // SAFETY: `$blocks[i]` is a `&[u8; 64]` and `$half < 2`, so the
+            // SAFETY: `$blocks[i]` is a `&[u8; 64]` and `$half < 2` (asserted), so the
             // 32 bytes at `32 * $half` are in bounds; `loadu` has no
             // alignment requirement.
             let v = unsafe { _mm256_loadu_si256($blocks[i].as_ptr().add(32 * $half).cast()) };

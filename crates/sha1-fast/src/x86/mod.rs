@@ -5,8 +5,11 @@
 
 /// Declares a backend's detection token: a zero-sized `$token` that only
 /// `$token::detect` makes, and only after CPUID (cached by `cpufeatures`)
-/// reported every one of `$features`, the feature list of the module's
-/// `#[target_feature]` code. `--cfg sha1_fast_force="none"` turns detection
+/// reported every one of `$features`: the features the module's
+/// `#[target_feature]` code enables and every feature rustc enables with
+/// them (`avx2` implies `avx`, `sse4.2`, `sse4.1`, `ssse3`, `sse3` and
+/// `sse2`), since a CPUID (a virtual machine's, say) may report features
+/// apart that real CPUs only ship together. `--cfg sha1_fast_force="none"` turns detection
 /// off, so tests can run the scalar fallback on any CPU.
 macro_rules! detection_token {
     ($(#[$doc:meta])* $token:ident: $($feature:tt),+) => {

@@ -38,9 +38,10 @@ const LANES: usize = 5;
 const MIN_LANES: usize = 2;
 
 detection_token! {
-    /// Proof that the CPU has the SHA extensions (and SSSE3 and SSE4.1,
-    /// which every SHA-capable x86 CPU has but which the code also uses).
-    ShaNi: "sha", "sse2", "ssse3", "sse4.1"
+    /// Proof that the CPU has the SHA extensions, and SSE4.1 and what it
+    /// implies, which every SHA-capable x86 CPU has but which the code
+    /// also uses.
+    ShaNi: "sha", "sse2", "sse3", "ssse3", "sse4.1"
 }
 
 impl ShaNi {

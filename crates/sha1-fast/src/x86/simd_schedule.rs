@@ -44,8 +44,8 @@ use crate::consts::K;
 use crate::rounds::{round, u32_op};
 
 detection_token! {
-    /// Proof that the CPU has SSSE3.
-    Ssse3: "ssse3"
+    /// Proof that the CPU has SSSE3 (and SSE3, which it implies).
+    Ssse3: "ssse3", "sse3", "sse2"
 }
 
 impl Ssse3 {
@@ -99,7 +99,8 @@ macro_rules! vrol {
 /// - `r2`: steps 8–19, `rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])`.
 macro_rules! step {
     (load $s:literal, $x:ident, $wk:ident, $kv:ident, $bswap:ident, $p:ident) => {{
-        // SAFETY: `$p` is a `&[u8; 64]` and `$s < 4`, so the 16 bytes at
+        const { assert!($s < 4) };
+        // SAFETY: `$p` is a `&[u8; 64]` and `$s < 4` (asserted above), so the 16 bytes at
         // `16 * $s` are in bounds; `loadu` has no alignment requirement.
         let v = unsafe { _mm_loadu_si128($p.as_ptr().add(16 * $s).cast()) };
         $x[$s % 8] = _mm_shuffle_epi8(v, $bswap);
@@ -135,8 +136,9 @@ macro_rules! step {
     }};
     (store $s:literal, $x:ident, $wk:ident, $kv:ident) => {{
         let v = _mm_add_epi32($x[$s % 8], $kv[$s / 5]);
+        const { assert!($s < 20) };
         // SAFETY: `$wk.0` has 80 `u32`s and is 16-byte aligned; step
-        // `$s < 20` writes elements `4 * $s..4 * $s + 4`, in bounds and at a
+        // `$s < 20` (asserted above) writes elements `4 * $s..4 * $s + 4`, in bounds and at a
         // multiple of 16 bytes. Volatile so LLVM keeps the store and the
         // scalar loads instead of moving the vector into integer registers.
         unsafe { core::ptr::write_volatile($wk.0.as_mut_ptr().add(4 * $s).cast::<__m128i>(), v) };
