@@ -27,6 +27,25 @@ fn check_batch<T: Bijou>(input: &[u8], limit: usize) {
     testkit::oracle::assert_batch_agrees(input, &mut got, &mut want, core::any::type_name::<T>());
 }
 
+/// `values` through `encode_batch`, checked equal to their encodings one by
+/// one, then `junk`.
+fn batch_input<T: Copy>(
+    values: &[T],
+    junk: &[u8],
+    encode_batch: fn(&[T], &mut Vec<u8>),
+    encode: fn(T, &mut Vec<u8>),
+) -> Vec<u8> {
+    let mut input = Vec::new();
+    encode_batch(values, &mut input);
+    let mut concatenated = Vec::new();
+    for &v in values {
+        encode(v, &mut concatenated);
+    }
+    assert_eq!(input, concatenated, "encode_batch");
+    input.extend_from_slice(junk);
+    input
+}
+
 macro_rules! unsigned_suite {
     ($suite:ident, $module:ident, $uint:ty, $oracle:expr) => {
         mod $suite {
@@ -181,14 +200,7 @@ macro_rules! unsigned_suite {
                     junk in proptest::collection::vec(any::<u8>(), 0..6),
                     limit in 0usize..16,
                 ) {
-                    let mut input = Vec::new();
-                    $module::encode_batch(&values, &mut input);
-                    let mut concatenated = Vec::new();
-                    for &v in &values {
-                        $module::encode(v, &mut concatenated);
-                    }
-                    prop_assert_eq!(&input, &concatenated);
-                    input.extend_from_slice(&junk);
+                    let input = batch_input(&values, &junk, $module::encode_batch, $module::encode);
                     for cut in 0..=input.len() {
                         check_batch::<$uint>(&input[..cut], limit);
                     }
@@ -264,14 +276,7 @@ macro_rules! signed_suite {
                     junk in proptest::collection::vec(any::<u8>(), 0..12),
                     spare in 0usize..600,
                 ) {
-                    let mut input = Vec::new();
-                    $module::encode_batch(&values, &mut input);
-                    let mut concatenated = Vec::new();
-                    for &v in &values {
-                        $module::encode(v, &mut concatenated);
-                    }
-                    prop_assert_eq!(&input, &concatenated);
-                    input.extend_from_slice(&junk);
+                    let input = batch_input(&values, &junk, $module::encode_batch, $module::encode);
                     check_batch::<$int>(&input, values.len() + spare);
                     check_batch::<$int>(&input, values.len().saturating_sub(spare));
                 }
