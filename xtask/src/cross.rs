@@ -259,10 +259,12 @@ fn install(targets: &[&Target]) -> Result<(), String> {
 
 /// `cargo test --target <triple>` for [`CRATES`], with the linker and the
 /// QEMU runner set through cargo's per-target variables unless the caller
-/// already set them.
+/// already set them. Warnings are errors: clippy sees only the host's
+/// `cfg`s, so this is where code for the other targets is linted.
 fn test_command(target: &Target) -> Command {
     let mut command = Command::new("cargo");
     command.args(["test", "--target", target.triple]);
+    crate::add_rustflags(&mut command, "-D warnings");
     for krate in CRATES {
         command.args(["-p", krate]);
     }

@@ -17,6 +17,8 @@ mod hasher;
 #[cfg(any(test, feature = "ladder"))]
 #[doc(hidden)]
 pub mod ladder;
+// Only the x86-64 backends hash several messages at once.
+#[cfg(target_arch = "x86_64")]
 mod lanes;
 mod many;
 mod pad;
