@@ -320,6 +320,37 @@ fn decode_batch(group: &mut Group<'_>, workload: &Workload) {
     });
 }
 
+/// bijou64s, the zigzag-signed sibling, on each workload's values mapped
+/// through `unzigzag` (so every value keeps its encoded length): a loop of
+/// `encode` against one `encode_batch`.
+fn encode_signed(group: &mut Group<'_>, workload: &Workload) {
+    let batches: Vec<Vec<i64>> = workload
+        .batches
+        .iter()
+        .map(|batch| {
+            batch
+                .iter()
+                .map(|&v| bijou_core::bijou64s::unzigzag(v))
+                .collect()
+        })
+        .collect();
+    let mut out = Vec::with_capacity(BATCH * 10);
+    let id = BenchmarkId::new(BijouCore::NAME, workload.name);
+    cycled(group, id, &batches, |batch| {
+        out.clear();
+        for &value in batch {
+            bijou_core::bijou64s::encode(value, &mut out);
+        }
+        black_box(&out);
+    });
+    let id = BenchmarkId::new(BATCH_NAME, workload.name);
+    cycled(group, id, &batches, |batch| {
+        out.clear();
+        bijou_core::bijou64s::encode_batch(batch, &mut out);
+        black_box(&out);
+    });
+}
+
 fn group<'a>(c: &'a mut Criterion, name: &str) -> Group<'a> {
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(BATCH as u64));
@@ -333,6 +364,12 @@ fn varints(c: &mut Criterion) {
     for w in &workloads {
         for_each_codec!(encode(&mut g, w));
         encode_batch(&mut g, w);
+    }
+    g.finish();
+
+    let mut g = group(c, "varint-encode-signed");
+    for w in &workloads {
+        encode_signed(&mut g, w);
     }
     g.finish();
 

@@ -266,6 +266,19 @@ macro_rules! batch_codec {
         /// ```
         #[cfg(feature = "alloc")]
         pub fn encode_batch(values: &[$uint], out: &mut alloc::vec::Vec<u8>) {
+            encode_batch_mapped(values, |value| value, out);
+        }
+
+        /// [`encode_batch`] of `values` mapped through `map`: the signed
+        /// widths pass `zigzag`, so one loop serves both without a pass
+        /// that zigzags into a buffer first.
+        #[cfg(feature = "alloc")]
+        #[inline(always)]
+        pub(crate) fn encode_batch_mapped<T: Copy>(
+            values: &[T],
+            map: impl Fn(T) -> $uint,
+            out: &mut alloc::vec::Vec<u8>,
+        ) {
             // Encode into a stack block, a whole MAX_BYTES block per value (a
             // fixed-size copy), then append the block in one copy. The
             // scratch length is a power of two so that `offset % SCRATCH`
@@ -281,17 +294,20 @@ macro_rules! batch_codec {
                     // Eight single-byte values at once: each is below
                     // THRESHOLD iff it is below 256 and adding TIERS keeps it
                     // below 256 (the first test rules out wrap-around).
-                    let single_bytes = group.iter().fold(0, |acc, &v| acc | v | v.wrapping_add(TIERS as $uint)) < 256;
+                    let single_bytes = group.iter().fold(0, |acc, &v| {
+                        let v = map(v);
+                        acc | v | v.wrapping_add(TIERS as $uint)
+                    }) < 256;
                     if single_bytes && group.len() == GROUP {
                         let at = offset % SCRATCH;
                         for (dest, &value) in scratch[at..at + GROUP].iter_mut().zip(group) {
-                            *dest = value as u8;
+                            *dest = map(value) as u8;
                         }
                         offset = at + GROUP;
                         continue;
                     }
                     for &value in group {
-                        let (bytes, len) = encode_array(value);
+                        let (bytes, len) = encode_array(map(value));
                         let at = offset % SCRATCH; // == offset: CHUNK blocks fit
                         scratch[at..at + MAX_BYTES].copy_from_slice(&bytes);
                         offset = at + len;

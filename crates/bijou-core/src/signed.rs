@@ -161,10 +161,8 @@ macro_rules! signed_width {
             /// ```
             #[cfg(feature = "alloc")]
             pub fn encode_batch(values: &[$int], out: &mut alloc::vec::Vec<u8>) {
-                out.reserve(values.iter().map(|&value| encoded_len(value)).sum());
-                for &value in values {
-                    encode(value, out);
-                }
+                // The unsigned batch loop, zigzagging as it reads.
+                $unsigned::encode_batch_mapped(values, zigzag, out);
             }
 
             /// Decodes one value from the front of `input`, returning it and
