@@ -136,8 +136,8 @@ impl Decoder for FrameDecoder {
     type Item = BytesMut;
     type Error = io::Error;
 
-    /// [`FrameDecoder::decode`], with the [`FrameError`](crate::FrameError) converted into an
-    /// [`io::Error`] (kept as its source).
+    /// [`FrameDecoder::decode`], with the [`FrameError`](crate::FrameError)
+    /// converted into an [`io::Error`] (kept as its source).
     fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<BytesMut>> {
         FrameDecoder::decode(self, src).map_err(io::Error::from)
     }
@@ -155,8 +155,9 @@ impl Decoder for FrameDecoder {
 impl Encoder<Bytes> for FrameEncoder {
     type Error = io::Error;
 
-    /// [`FrameEncoder::encode`]; a payload over the limit is
-    /// `InvalidInput` with [`FrameError::PayloadTooLarge`](crate::FrameError::PayloadTooLarge) as the source.
+    /// [`FrameEncoder::encode`]; a payload over the limit is `InvalidInput`
+    /// with [`FrameError::PayloadTooLarge`](crate::FrameError::PayloadTooLarge)
+    /// as the source.
     fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> io::Result<()> {
         FrameEncoder::encode(self, &item, dst).map_err(io::Error::from)
     }

@@ -146,9 +146,9 @@ macro_rules! load8 {
         let mut r = [$bswap; 8];
         let mut i = 0;
         while i < 8 {
-            // SAFETY: `$blocks[i]` is a `&[u8; 64]` and `$half < 2` (asserted), so the
-            // 32 bytes at `32 * $half` are in bounds; `loadu` has no
-            // alignment requirement.
+            // SAFETY: `$blocks[i]` is a `&[u8; 64]` and `$half < 2`
+            // (asserted above), so the 32 bytes at `32 * $half` are in
+            // bounds; `loadu` has no alignment requirement.
             let v = unsafe { _mm256_loadu_si256($blocks[i].as_ptr().add(32 * $half).cast()) };
             r[i] = _mm256_shuffle_epi8(v, $bswap);
             i += 1;

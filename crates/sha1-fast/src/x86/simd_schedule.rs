@@ -100,8 +100,9 @@ macro_rules! vrol {
 macro_rules! step {
     (load $s:literal, $x:ident, $wk:ident, $kv:ident, $bswap:ident, $p:ident) => {{
         const { assert!($s < 4) };
-        // SAFETY: `$p` is a `&[u8; 64]` and `$s < 4` (asserted above), so the 16 bytes at
-        // `16 * $s` are in bounds; `loadu` has no alignment requirement.
+        // SAFETY: `$p` is a `&[u8; 64]` and `$s < 4` (asserted above), so
+        // the 16 bytes at `16 * $s` are in bounds; `loadu` has no alignment
+        // requirement.
         let v = unsafe { _mm_loadu_si128($p.as_ptr().add(16 * $s).cast()) };
         $x[$s % 8] = _mm_shuffle_epi8(v, $bswap);
         step!(store $s, $x, $wk, $kv);
@@ -138,9 +139,10 @@ macro_rules! step {
         let v = _mm_add_epi32($x[$s % 8], $kv[$s / 5]);
         const { assert!($s < 20) };
         // SAFETY: `$wk.0` has 80 `u32`s and is 16-byte aligned; step
-        // `$s < 20` (asserted above) writes elements `4 * $s..4 * $s + 4`, in bounds and at a
-        // multiple of 16 bytes. Volatile so LLVM keeps the store and the
-        // scalar loads instead of moving the vector into integer registers.
+        // `$s < 20` (asserted above) writes elements `4 * $s..4 * $s + 4`,
+        // in bounds and at a multiple of 16 bytes. Volatile so LLVM keeps
+        // the store and the scalar loads instead of moving the vector into
+        // integer registers.
         unsafe { core::ptr::write_volatile($wk.0.as_mut_ptr().add(4 * $s).cast::<__m128i>(), v) };
     }};
 }
