@@ -449,7 +449,7 @@ mod io_frames {
     use bijou_core::{Bijou, DecodeError};
 
     use super::{DEFAULT_MAX_FRAME_LEN, FrameError, checked_len, checked_payload_len, payload_len};
-    use crate::{ReadExt, WriteExt};
+    use crate::WriteExt;
 
     /// Reads length-delimited frames (bijou64 length, then payload) from a
     /// [`std::io::Read`].
@@ -460,10 +460,16 @@ mod io_frames {
     /// and the payload buffer grows with the bytes that actually arrive, so a
     /// peer that announces a large frame and sends little costs little.
     ///
+    /// An error of the inner reader, such as `WouldBlock` from a
+    /// non-blocking socket, loses nothing: the reader keeps the part of the
+    /// frame it has read, and the next [`read_frame`](Self::read_frame)
+    /// goes on from there.
+    ///
     /// It is also an [`Iterator`] of frames, ending at a clean end of stream
-    /// or just after the first error: after an error the stream's position
-    /// within the frame sequence is lost, so the iterator yields nothing
-    /// more (it is fused) rather than read payload bytes as length prefixes.
+    /// or just after the first error (it is fused): after a frame error the
+    /// stream's position within the frame sequence is lost, and reading on
+    /// would take payload bytes for length prefixes. To go on after an
+    /// inner reader's error, call `read_frame`.
     ///
     /// # Examples
     ///
@@ -479,12 +485,79 @@ mod io_frames {
     /// assert_eq!(frames, [b"one".to_vec(), b"two".to_vec()]);
     /// # Ok::<(), std::io::Error>(())
     /// ```
+    ///
+    /// Reading from a source that is not always ready:
+    ///
+    /// ```
+    /// use std::io::{self, ErrorKind, Read};
+    /// use bijou_io::FrameReader;
+    ///
+    /// /// Hands out one byte a call, with `WouldBlock` before each.
+    /// struct NotAlwaysReady { bytes: &'static [u8], ready: bool }
+    ///
+    /// impl Read for NotAlwaysReady {
+    ///     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+    ///         self.ready = !self.ready;
+    ///         if !self.ready {
+    ///             return Err(ErrorKind::WouldBlock.into());
+    ///         }
+    ///         let len = out.len().min(self.bytes.len()).min(1);
+    ///         out[..len].copy_from_slice(&self.bytes[..len]);
+    ///         self.bytes = &self.bytes[len..];
+    ///         Ok(len)
+    ///     }
+    /// }
+    ///
+    /// let source = NotAlwaysReady { bytes: &[0x02, b'h', b'i'], ready: true };
+    /// let mut reader = FrameReader::new(source);
+    /// let mut waits = 0;
+    /// let frame = loop {
+    ///     match reader.read_frame() {
+    ///         Ok(frame) => break frame,
+    ///         // A real caller waits here until the source is readable.
+    ///         Err(error) if error.kind() == ErrorKind::WouldBlock => waits += 1,
+    ///         Err(error) => return Err(error),
+    ///     }
+    /// };
+    /// assert_eq!(frame, Some(b"hi".to_vec()));
+    /// assert_eq!(waits, 3); // one before each byte: none of them was lost
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     #[derive(Debug)]
     pub struct FrameReader<R> {
         inner: R,
         max_frame_len: usize,
+        /// The frame being read, kept across calls.
+        progress: Progress,
         /// Set by the iterator at its first error or end of stream.
         finished: bool,
+    }
+
+    /// How far into a frame a [`FrameReader`] is. It lives in the reader, not
+    /// in `read_frame`'s locals, so an I/O error such as `WouldBlock` loses
+    /// none of the bytes read before it.
+    #[derive(Debug)]
+    enum Progress {
+        /// Reading the length prefix, `filled` bytes of it so far (0 between
+        /// frames).
+        Prefix {
+            bytes: [u8; bijou_core::bijou64::MAX_BYTES],
+            filled: usize,
+        },
+        /// Reading a payload of `len` bytes that followed a `header`-byte
+        /// length prefix.
+        Payload {
+            header: usize,
+            len: usize,
+            payload: Vec<u8>,
+        },
+    }
+
+    impl Progress {
+        const BETWEEN_FRAMES: Progress = Progress::Prefix {
+            bytes: [0; bijou_core::bijou64::MAX_BYTES],
+            filled: 0,
+        };
     }
 
     impl<R: Read> FrameReader<R> {
@@ -516,6 +589,7 @@ mod io_frames {
             FrameReader {
                 inner,
                 max_frame_len,
+                progress: Progress::BETWEEN_FRAMES,
                 finished: false,
             }
         }
@@ -539,16 +613,18 @@ mod io_frames {
         /// The stream advances past exactly one frame. `Interrupted` is
         /// retried.
         ///
-        /// A frame is read in place, so an error leaves the stream inside
-        /// it: the bytes of the frame read so far are gone, and a further
-        /// call would read payload bytes as a length prefix. Call again only
-        /// after an error that leaves the stream where you know it is (the
-        /// reader's own, before any byte of a frame); to read from a
-        /// non-blocking source, where `WouldBlock` can come mid-frame, feed
-        /// a [`FrameDecoder`](crate::FrameDecoder) instead, which consumes
-        /// nothing until a whole frame is there.
+        /// An error of the inner reader loses nothing: the bytes of the
+        /// frame read so far stay in this reader, and the next call goes on
+        /// from there. So a non-blocking source works as it is: on
+        /// `WouldBlock` (or `TimedOut`), wait until it is readable and call
+        /// again.
         ///
         /// # Errors
+        ///
+        /// The frame's own errors, after which the frame is abandoned and
+        /// the stream's place in the frame sequence is lost (a further call
+        /// reads the next bytes as a length prefix, which only a caller who
+        /// knows the stream should do):
         ///
         /// - [`ErrorKind::InvalidData`](io::ErrorKind::InvalidData) with
         ///   [`FrameError::FrameTooLarge`] as the source when the announced
@@ -562,7 +638,9 @@ mod io_frames {
         ///   [`DecodeError::Truncated`] as the source: it counts the prefix's
         ///   bytes when the prefix was cut, the frame's (length prefix
         ///   included) when the payload was.
-        /// - Any other error of the reader, as is.
+        ///
+        /// Any other error is the inner reader's, returned as is, with the
+        /// frame kept for the next call.
         ///
         /// # Examples
         ///
@@ -583,31 +661,61 @@ mod io_frames {
         /// # Ok::<(), std::io::Error>(())
         /// ```
         pub fn read_frame(&mut self) -> io::Result<Option<Vec<u8>>> {
-            let len = match self.inner.try_read_bijou::<u64>() {
-                Ok(Some(len)) => len,
-                Ok(None) => return Ok(None),
-                // One source type for every frame error, prefix or payload.
-                Err(error) => match decode_error(&error) {
-                    Some(decode) => return Err(FrameError::Decode(decode).into()),
-                    None => return Err(error),
-                },
-            };
-            let header = len.encoded_len();
-            let len = checked_len(len, self.max_frame_len)?;
-            let mut payload = Vec::new();
-            let read = self
-                .inner
-                .by_ref()
-                .take(payload_len(len))
-                .read_to_end(&mut payload)?;
-            if read < len {
-                let error = DecodeError::Truncated {
-                    needed: header + len,
-                    available: header + read,
-                };
-                return Err(FrameError::from(error).into());
+            loop {
+                match &mut self.progress {
+                    Progress::Prefix { bytes, filled } => {
+                        let needed = match *filled {
+                            0 => 1,
+                            _ => u64::len_from_tag(bytes[0]),
+                        };
+                        if *filled < needed {
+                            match read_some(&mut self.inner, &mut bytes[*filled..needed])? {
+                                0 if *filled == 0 => return Ok(None),
+                                0 => {
+                                    let available = *filled;
+                                    self.progress = Progress::BETWEEN_FRAMES;
+                                    return Err(Self::truncated(needed, available));
+                                }
+                                read => *filled += read,
+                            }
+                            continue;
+                        }
+                        let decoded = u64::decode(&bytes[..needed]);
+                        self.progress = Progress::BETWEEN_FRAMES;
+                        let (len, header) = decoded.map_err(FrameError::Decode)?;
+                        let len = checked_len(len, self.max_frame_len)?;
+                        self.progress = Progress::Payload {
+                            header,
+                            len,
+                            payload: Vec::new(),
+                        };
+                    }
+                    Progress::Payload {
+                        header,
+                        len,
+                        payload,
+                    } => {
+                        // The buffer grows with the bytes that arrive, not
+                        // with the announced length. An error returns with
+                        // the bytes read so far appended (`read_to_end`'s
+                        // contract), so they are kept.
+                        let missing = payload_len(*len - payload.len());
+                        self.inner.by_ref().take(missing).read_to_end(payload)?;
+                        let (needed, available) = (*header + *len, *header + payload.len());
+                        let frame = core::mem::take(payload);
+                        self.progress = Progress::BETWEEN_FRAMES;
+                        if available < needed {
+                            return Err(Self::truncated(needed, available));
+                        }
+                        return Ok(Some(frame));
+                    }
+                }
             }
-            Ok(Some(payload))
+        }
+
+        /// The error for a stream that ended inside a frame.
+        fn truncated(needed: usize, available: usize) -> io::Error {
+            FrameError::Decode(DecodeError::Truncated { needed, available }).into()
         }
 
         /// The wrapped reader.
@@ -641,7 +749,9 @@ mod io_frames {
             &mut self.inner
         }
 
-        /// Unwraps the reader, positioned after the last frame read.
+        /// Unwraps the reader, positioned after the last frame read (or,
+        /// after an error of the inner reader, inside a frame whose bytes
+        /// read so far are dropped with this reader).
         ///
         /// # Examples
         ///
@@ -658,9 +768,14 @@ mod io_frames {
         }
     }
 
-    /// The [`DecodeError`] an I/O error from [`ReadExt`] carries, if any.
-    fn decode_error(error: &io::Error) -> Option<DecodeError> {
-        error.get_ref()?.downcast_ref::<DecodeError>().copied()
+    /// One `read` into `out`, retrying `Interrupted`; 0 at end of stream.
+    fn read_some<R: Read>(reader: &mut R, out: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match reader.read(out) {
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                result => return result,
+            }
+        }
     }
 
     impl<R: Read> Iterator for FrameReader<R> {

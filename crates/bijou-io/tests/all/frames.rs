@@ -22,6 +22,78 @@ impl Read for MustNotRead {
     }
 }
 
+/// A non-blocking source: hands out `bytes` in pieces of `steps` (cycled)
+/// and says `WouldBlock` for every step of 0; with `stall_at`, it also says
+/// `TimedOut`, once, when that many bytes have gone out.
+struct Stalling<'a> {
+    bytes: &'a [u8],
+    steps: Vec<usize>,
+    calls: usize,
+    delivered: usize,
+    stall_at: Option<usize>,
+}
+
+impl<'a> Stalling<'a> {
+    fn new(bytes: &'a [u8], steps: &[usize]) -> Self {
+        let mut steps = steps.to_vec();
+        // At least one step must deliver bytes.
+        steps.push(1);
+        Stalling {
+            bytes,
+            steps,
+            calls: 0,
+            delivered: 0,
+            stall_at: None,
+        }
+    }
+
+    fn stalling_once_at(mut self, position: usize) -> Self {
+        self.stall_at = Some(position);
+        self
+    }
+}
+
+impl Read for Stalling<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.stall_at == Some(self.delivered) {
+            self.stall_at = None;
+            return Err(ErrorKind::TimedOut.into());
+        }
+        let step = self.steps[self.calls % self.steps.len()];
+        self.calls += 1;
+        if step == 0 {
+            return Err(ErrorKind::WouldBlock.into());
+        }
+        let mut len = step.min(out.len()).min(self.bytes.len());
+        if let Some(position) = self.stall_at {
+            len = len.min(position - self.delivered);
+        }
+        out[..len].copy_from_slice(&self.bytes[..len]);
+        self.bytes = &self.bytes[len..];
+        self.delivered += len;
+        Ok(len)
+    }
+}
+
+/// Every frame `reader` yields, calling `read_frame` again after each
+/// `WouldBlock` or `TimedOut` (as a non-blocking caller would once the
+/// source is readable again), up to a clean end of stream.
+fn read_all_resuming(reader: &mut FrameReader<Stalling<'_>>) -> Vec<Vec<u8>> {
+    let mut frames = Vec::new();
+    let mut stalls = 0;
+    loop {
+        match reader.read_frame() {
+            Ok(Some(frame)) => frames.push(frame),
+            Ok(None) => return frames,
+            Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                stalls += 1;
+                assert!(stalls < 1_000_000, "the reader made no progress");
+            }
+            Err(error) => panic!("unexpected error: {error}"),
+        }
+    }
+}
+
 fn header(len: u64) -> Vec<u8> {
     let mut out = Vec::new();
     out.write_bijou64(len).unwrap();
@@ -76,6 +148,15 @@ proptest! {
         prop_assert_eq!(&wire[..], &encode_frames(&payloads)[..]);
         let frames: Vec<Vec<u8>> = FrameReader::new(Trickle::new(&wire, &pattern)).collect::<io::Result<_>>().unwrap();
         prop_assert_eq!(frames, payloads);
+    }
+
+    /// Over a non-blocking source, `WouldBlock` anywhere (in a prefix, in
+    /// a payload, between frames) loses no byte: calling again resumes.
+    #[test]
+    fn a_frame_reader_resumes_after_would_block(payloads in payloads(), steps in proptest::collection::vec(0usize..4, 1..12)) {
+        let wire = encode_frames(&payloads);
+        let mut reader = FrameReader::new(Stalling::new(&wire, &steps));
+        prop_assert_eq!(read_all_resuming(&mut reader), payloads);
     }
 
     /// Any announced length over the limit is refused from the prefix
@@ -406,4 +487,68 @@ fn a_frame_reader_stops_exactly_after_each_frame() {
     let mut reader = FrameReader::new(&wire[..]);
     assert_eq!(reader.read_frame().unwrap(), Some(b"hi".to_vec()));
     assert_eq!(reader.into_inner(), &[0xAB]);
+}
+
+/// An inner error at any byte position, in every part of a frame (each
+/// length-prefix size up to 4 bytes, empty and long payloads), is resumed
+/// from with nothing lost.
+#[test]
+fn a_frame_reader_resumes_after_an_error_at_any_position() {
+    let payloads = vec![
+        Vec::new(),
+        b"x".to_vec(),
+        vec![7u8; 300],
+        Vec::new(),
+        vec![9u8; 70_000],
+        b"end".to_vec(),
+    ];
+    let wire = encode_frames(&payloads);
+    let prefix_of_long = encode_frames(&payloads[..4]).len();
+    assert_eq!(
+        wire[prefix_of_long..].len(),
+        4 + 70_000 + 1 + 3,
+        "a 4-byte prefix"
+    );
+    // Every position up to and into the long frame's payload, then a few
+    // inside it and around its end.
+    let positions = (0..prefix_of_long + 8).chain([
+        prefix_of_long + 40_000,
+        wire.len() - 5,
+        wire.len() - 1,
+        wire.len(),
+    ]);
+    for position in positions {
+        let mut reader = FrameReader::new(Stalling::new(&wire, &[3]).stalling_once_at(position));
+        assert_eq!(
+            read_all_resuming(&mut reader),
+            payloads,
+            "stalled at byte {position}"
+        );
+        assert_eq!(
+            reader.get_ref().stall_at,
+            None,
+            "the stall at {position} was reached"
+        );
+    }
+}
+
+/// A frame error still abandons the frame: the next call starts afresh.
+#[test]
+fn a_frame_error_after_a_stall_abandons_the_frame() {
+    // A 3-byte frame over a 2-byte limit, its prefix arriving after a stall.
+    let wire = [0x03, 0x01, b'x', 0x00];
+    let mut reader = FrameReader::with_max_frame_len(Stalling::new(&wire, &[0, 1]), 2);
+    let error = loop {
+        match reader.read_frame() {
+            Err(error) if error.kind() == ErrorKind::WouldBlock => {}
+            other => break other.unwrap_err(),
+        }
+    };
+    assert_eq!(
+        source_of::<FrameError>(&error),
+        Some(&FrameError::FrameTooLarge { len: 3, max: 2 })
+    );
+    let mut rest = read_all_resuming(&mut reader);
+    assert_eq!(rest.remove(0), b"x".to_vec());
+    assert_eq!(rest, [Vec::<u8>::new()]);
 }
