@@ -180,11 +180,13 @@ impl Buf for ChunkedBuf<'_> {
 }
 
 /// A `Read` that returns at most one chunk per call. An empty chunk becomes
-/// an `Interrupted` error, which every well-behaved reader loop must retry.
+/// an `Interrupted` error, which every well-behaved reader loop must retry
+/// (or, for a non-blocking source, `WouldBlock`).
 #[derive(Debug, Clone)]
 pub struct ChunkedReader<'a> {
     chunks: std::slice::Iter<'a, &'a [u8]>,
     current: &'a [u8],
+    empty_chunk: io::ErrorKind,
 }
 
 impl<'a> ChunkedReader<'a> {
@@ -193,7 +195,15 @@ impl<'a> ChunkedReader<'a> {
         ChunkedReader {
             chunks: chunks.iter(),
             current: &[],
+            empty_chunk: io::ErrorKind::Interrupted,
         }
+    }
+
+    /// The same reader as a non-blocking source: empty chunks become
+    /// `WouldBlock`, which the caller sees and answers by calling again.
+    pub fn would_block_on_empty_chunks(mut self) -> Self {
+        self.empty_chunk = io::ErrorKind::WouldBlock;
+        self
     }
 }
 
@@ -205,7 +215,7 @@ impl Read for ChunkedReader<'_> {
         if self.current.is_empty() {
             match self.chunks.next() {
                 None => return Ok(0),
-                Some([]) => return Err(io::ErrorKind::Interrupted.into()),
+                Some([]) => return Err(self.empty_chunk.into()),
                 Some(chunk) => self.current = chunk,
             }
         }
