@@ -33,13 +33,10 @@ pub trait FuzzWidth: Bijou {
     /// The value whose little-endian bytes are `bytes` (exactly
     /// [`SIZE`](Self::SIZE) of them).
     fn from_le(bytes: &[u8]) -> Self;
-
-    /// The width module's `encode_batch` (the trait has no batch encoder).
-    fn encode_batch(values: &[Self], out: &mut Vec<u8>);
 }
 
 macro_rules! fuzz_width {
-    ($($ty:ty => $module:ident, $oracle:ident, |$v:ident| $to_oracle:expr;)*) => {$(
+    ($($ty:ty => $oracle:ident, |$v:ident| $to_oracle:expr;)*) => {$(
         impl FuzzWidth for $ty {
             const SIZE: usize = core::mem::size_of::<$ty>();
 
@@ -55,21 +52,17 @@ macro_rules! fuzz_width {
             fn from_le(bytes: &[u8]) -> Self {
                 <$ty>::from_le_bytes(bytes.try_into().expect("exactly SIZE bytes"))
             }
-
-            fn encode_batch(values: &[Self], out: &mut Vec<u8>) {
-                bijou_core::$module::encode_batch(values, out)
-            }
         }
     )*};
 }
 
 fuzz_width! {
-    u32 => bijou32, b32, |v| u128::from(v);
-    u64 => bijou64, b64, |v| u128::from(v);
-    u128 => bijou128, b128, |v| v;
-    i32 => bijou32s, b32, |v| zigzag(i128::from(v), i32::BITS);
-    i64 => bijou64s, b64, |v| zigzag(i128::from(v), i64::BITS);
-    i128 => bijou128s, b128, |v| zigzag(v, i128::BITS);
+    u32 => b32, |v| u128::from(v);
+    u64 => b64, |v| u128::from(v);
+    u128 => b128, |v| v;
+    i32 => b32, |v| zigzag(i128::from(v), i32::BITS);
+    i64 => b64, |v| zigzag(i128::from(v), i64::BITS);
+    i128 => b128, |v| zigzag(v, i128::BITS);
 }
 
 /// `[f::<u32>, f::<u64>, f::<u128>, f::<i32>, f::<i64>, f::<i128>]`: a

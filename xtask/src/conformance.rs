@@ -226,7 +226,7 @@ fn sha1_suites(long: bool) -> Vec<Suite> {
 fn exhaustive_suites() -> Vec<Suite> {
     use testkit::exhaustive::{decode_all_strings, u32_round_trip_all};
     use testkit::oracle::Width;
-    let (b32, b64) = (Width::b32(), Width::b64());
+    let (b32, b64, b128) = (Width::b32(), Width::b64(), Width::b128());
     let strings = |len: usize| {
         vec![
             Suite::sweep(&format!("bijou32 every {len}-byte string"), || {
@@ -234,6 +234,9 @@ fn exhaustive_suites() -> Vec<Suite> {
             }),
             Suite::sweep(&format!("bijou64 every {len}-byte string"), || {
                 decode_all_strings::<u64>(&b64, len)
+            }),
+            Suite::sweep(&format!("bijou128 every {len}-byte string"), || {
+                decode_all_strings::<u128>(&b128, len)
             }),
         ]
     };

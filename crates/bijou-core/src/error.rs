@@ -124,7 +124,9 @@ impl BatchDecodeError {
 #[cfg(feature = "std")]
 impl From<DecodeError> for std::io::Error {
     /// `Truncated` maps to `UnexpectedEof`, `Overflow` to `InvalidData`; the
-    /// `DecodeError` stays available as the source.
+    /// `DecodeError` is the inner error: [`get_ref`](std::io::Error::get_ref)
+    /// and a downcast give it back (`source()` does not: `io::Error` passes
+    /// it through to the inner error's own source).
     fn from(error: DecodeError) -> Self {
         let kind = match error {
             DecodeError::Truncated { .. } => std::io::ErrorKind::UnexpectedEof,
@@ -136,7 +138,8 @@ impl From<DecodeError> for std::io::Error {
 
 #[cfg(feature = "std")]
 impl From<BatchDecodeError> for std::io::Error {
-    /// Maps to `InvalidData`, keeping the `BatchDecodeError` as the source.
+    /// Maps to `InvalidData`, with the `BatchDecodeError` as the inner error
+    /// ([`get_ref`](std::io::Error::get_ref) and a downcast give it back).
     fn from(error: BatchDecodeError) -> Self {
         std::io::Error::new(std::io::ErrorKind::InvalidData, error)
     }

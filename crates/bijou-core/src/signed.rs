@@ -11,6 +11,9 @@ macro_rules! signed_width {
         mod $name:ident: $int:ty => $unsigned:ident($uint:ty), example $example:literal => $example_bytes:tt
     ) => {
         $(#[$module_doc])*
+        ///
+        /// Encodings sort (memcmp) in zigzag order, 0, −1, 1, −2, …, not in
+        /// numeric order.
         pub mod $name {
             use crate::{$unsigned, BatchDecodeError, DecodeError, EncodeError};
 

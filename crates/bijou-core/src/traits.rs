@@ -9,7 +9,9 @@ mod private {
 
 /// An encoding held on the stack, as returned by [`Bijou::encoded`].
 ///
-/// Dereferences to the encoded bytes.
+/// Dereferences to the encoded bytes, compares equal to them, and orders
+/// by them (memcmp order: the values' order for the unsigned widths,
+/// zigzag order for the signed ones).
 ///
 /// # Examples
 ///
@@ -17,9 +19,13 @@ mod private {
 /// use bijou_core::Bijou;
 ///
 /// let encoded = 300u64.encoded();
-/// assert_eq!(&*encoded, &[0xF8, 0x34]);
+/// assert_eq!(encoded, [0xF8, 0x34]);
 /// assert_eq!(encoded.len(), 2);
+/// assert!(247u64.encoded() < encoded && encoded < 301u64.encoded());
 /// ```
+// Equality and hashing may look at the whole array: bytes past `len` are
+// always zero. Ordering compares the slices, which is what memcmp order
+// means, rather than rely on no encoding being a prefix of another.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Encoded {
     bytes: [u8; MAX_ENCODED_LEN],
@@ -60,6 +66,30 @@ impl core::ops::Deref for Encoded {
 impl AsRef<[u8]> for Encoded {
     fn as_ref(&self) -> &[u8] {
         self.as_slice()
+    }
+}
+
+impl PartialEq<[u8]> for Encoded {
+    fn eq(&self, other: &[u8]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<const N: usize> PartialEq<[u8; N]> for Encoded {
+    fn eq(&self, other: &[u8; N]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl Ord for Encoded {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        self.as_slice().cmp(other.as_slice())
+    }
+}
+
+impl PartialOrd for Encoded {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -190,6 +220,21 @@ pub trait Bijou:
     #[cfg(feature = "alloc")]
     fn encode(self, out: &mut alloc::vec::Vec<u8>);
 
+    /// Appends the encodings of `values`, in order, to `out`: the same
+    /// bytes as encoding each in turn, written by the width's batch loop.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_core::Bijou;
+    ///
+    /// let mut out = Vec::new();
+    /// i64::encode_batch(&[1, -1, 300], &mut out);
+    /// assert_eq!(out, [0x02, 0x01, 0xF9, 0x00, 0x60]); // zigzag: 2, 1, 600
+    /// ```
+    #[cfg(feature = "alloc")]
+    fn encode_batch(values: &[Self], out: &mut alloc::vec::Vec<u8>);
+
     /// Decodes one value from the front of `input`: (value, bytes used).
     ///
     /// # Errors
@@ -255,6 +300,12 @@ macro_rules! impl_bijou {
             #[inline]
             fn encode(self, out: &mut alloc::vec::Vec<u8>) {
                 crate::$module::encode(self, out)
+            }
+
+            #[cfg(feature = "alloc")]
+            #[inline]
+            fn encode_batch(values: &[Self], out: &mut alloc::vec::Vec<u8>) {
+                crate::$module::encode_batch(values, out)
             }
 
             #[inline]

@@ -7,9 +7,10 @@ use testkit::oracle::Width;
 
 #[test]
 #[ignore = "16.7M strings per width; run in release"]
-fn every_three_byte_string_bijou32_and_bijou64() {
+fn every_three_byte_string_of_every_width() {
     decode_all_strings::<u32>(&Width::b32(), 3).unwrap();
     decode_all_strings::<u64>(&Width::b64(), 3).unwrap();
+    decode_all_strings::<u128>(&Width::b128(), 3).unwrap();
 }
 
 #[test]

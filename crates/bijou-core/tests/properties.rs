@@ -164,6 +164,9 @@ macro_rules! unsigned_suite {
                     let (ea, la) = $module::encode_array(a);
                     let (eb, lb) = $module::encode_array(b);
                     prop_assert_eq!(ea[..la].cmp(&eb[..lb]), a.cmp(&b));
+                    // `Encoded` orders and compares as its bytes do.
+                    prop_assert_eq!(a.encoded().cmp(&b.encoded()), a.cmp(&b));
+                    prop_assert_eq!(a.encoded() == eb[..lb], a == b);
                 }
 
                 #[test]
@@ -255,6 +258,7 @@ macro_rules! signed_suite {
                     let (ea, la) = $module::encode_array(a);
                     let (eb, lb) = $module::encode_array(b);
                     prop_assert_eq!(ea[..la].cmp(&eb[..lb]), $module::zigzag(a).cmp(&$module::zigzag(b)));
+                    prop_assert_eq!(a.encoded().cmp(&b.encoded()), ea[..la].cmp(&eb[..lb]));
                 }
 
                 #[test]
@@ -307,14 +311,19 @@ fn signed_batch_reports_overflow_offset_across_scratch_pieces() {
 
 /// Overflow deep inside a batch, after a predictable stretch (branchy
 /// loop) and after a mixed stretch (branch-free loop), for every width.
+/// The mixed stretch changes length at every value, far above the switch
+/// threshold (16 changes in a block of 128), in every width.
 macro_rules! overflow_after_stretch {
     ($test:ident, $module:ident, $uint:ty) => {
         #[test]
         fn $test() {
             use bijou_core::$module;
             let predictable: Vec<$uint> = (0..500).map(|i| $module::OFFSETS[2] + i).collect();
-            let mixed: Vec<$uint> = (0..500u64)
-                .map(|i| (mix(7, i as usize) >> (i % 60)) as $uint)
+            let mixed: Vec<$uint> = (0..500)
+                .map(|i| match (i % 2, mix(7, i)) {
+                    (0, random) => (random % 200) as $uint,
+                    (_, random) => <$uint>::MAX >> (random % 8),
+                })
                 .collect();
             for stretch in [predictable, mixed] {
                 let mut input = Vec::new();

@@ -14,8 +14,8 @@ use crate::{BufMutExt, DEFAULT_MAX_FRAME_LEN, FrameDecoder, FrameEncoder};
 ///
 /// As a [`Decoder`] it yields one `T` per value, leaving an incomplete value
 /// in the read buffer until the rest arrives; as an [`Encoder<T>`] it
-/// appends each value's encoding. Errors are [`io::Error`]s whose source is
-/// the [`DecodeError`]: `InvalidData` for a value too large for `T`,
+/// appends each value's encoding. Errors are [`io::Error`]s whose inner error
+/// is the [`DecodeError`]: `InvalidData` for a value too large for `T`,
 /// `UnexpectedEof` for a stream that ends inside a value.
 ///
 /// # Examples
@@ -109,7 +109,7 @@ impl<T: Bijou> Decoder for ValueCodec<T> {
     }
 
     /// Like `decode`, but a partial value left at the end of the stream is
-    /// `UnexpectedEof` with a [`DecodeError::Truncated`] source.
+    /// `UnexpectedEof` with a [`DecodeError::Truncated`] inner error.
     fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<T>> {
         match T::decode(src) {
             Ok((value, len)) => {
@@ -137,7 +137,7 @@ impl Decoder for FrameDecoder {
     type Error = io::Error;
 
     /// [`FrameDecoder::decode`], with the [`FrameError`](crate::FrameError)
-    /// converted into an [`io::Error`] (kept as its source).
+    /// converted into an [`io::Error`] (kept as its inner error).
     fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<BytesMut>> {
         FrameDecoder::decode(self, src).map_err(io::Error::from)
     }
@@ -157,7 +157,7 @@ impl Encoder<Bytes> for FrameEncoder {
 
     /// [`FrameEncoder::encode`]; a payload over the limit is `InvalidInput`
     /// with [`FrameError::PayloadTooLarge`](crate::FrameError::PayloadTooLarge)
-    /// as the source.
+    /// as the inner error.
     fn encode(&mut self, item: Bytes, dst: &mut BytesMut) -> io::Result<()> {
         FrameEncoder::encode(self, &item, dst).map_err(io::Error::from)
     }

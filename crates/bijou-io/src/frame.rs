@@ -22,7 +22,9 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 * 1024 * 1024;
 /// `FrameTooLarge` and `Decode(Overflow)` become `InvalidData`,
 /// `Decode(Truncated)` becomes `UnexpectedEof` and `PayloadTooLarge`
 /// (the caller's mistake, not bad data) `InvalidInput`; the `FrameError`
-/// is kept as the error's source.
+/// is the `io::Error`'s inner error ([`get_ref`](std::io::Error::get_ref)
+/// and a downcast give it back; `source()` does not, as `io::Error` passes
+/// that call through to the inner error's own source).
 ///
 /// # Examples
 ///
@@ -84,7 +86,7 @@ impl From<DecodeError> for FrameError {
 impl From<FrameError> for std::io::Error {
     /// `FrameTooLarge` and `Decode(Overflow)` map to `InvalidData`,
     /// `Decode(Truncated)` to `UnexpectedEof`, `PayloadTooLarge` to
-    /// `InvalidInput`; the `FrameError` stays available as the source.
+    /// `InvalidInput`; the `FrameError` is the inner error.
     fn from(error: FrameError) -> Self {
         let kind = match error {
             FrameError::Decode(DecodeError::Truncated { .. }) => std::io::ErrorKind::UnexpectedEof,
@@ -627,15 +629,15 @@ mod io_frames {
         /// knows the stream should do):
         ///
         /// - [`ErrorKind::InvalidData`](io::ErrorKind::InvalidData) with
-        ///   [`FrameError::FrameTooLarge`] as the source when the announced
+        ///   [`FrameError::FrameTooLarge`] as the inner error when the announced
         ///   length exceeds `max_frame_len` (or `usize`); only the length
         ///   prefix was read, nothing allocated.
         /// - [`ErrorKind::InvalidData`](io::ErrorKind::InvalidData) with a
         ///   [`FrameError::Decode`] of [`DecodeError::Overflow`] as the
-        ///   source for a corrupt length prefix.
+        ///   inner error for a corrupt length prefix.
         /// - [`ErrorKind::UnexpectedEof`](io::ErrorKind::UnexpectedEof) when
         ///   the stream ends inside a frame, with a [`FrameError::Decode`] of
-        ///   [`DecodeError::Truncated`] as the source: it counts the prefix's
+        ///   [`DecodeError::Truncated`] as the inner error: it counts the prefix's
         ///   bytes when the prefix was cut, the frame's (length prefix
         ///   included) when the payload was.
         ///
@@ -877,7 +879,7 @@ mod io_frames {
         /// # Errors
         ///
         /// - [`ErrorKind::InvalidInput`](io::ErrorKind::InvalidInput) with
-        ///   [`FrameError::PayloadTooLarge`] as the source when `payload` is
+        ///   [`FrameError::PayloadTooLarge`] as the inner error when `payload` is
         ///   longer than `max_frame_len`; nothing is written then.
         /// - Whatever the writer's `write_all` returns; part of the frame may
         ///   have been written then.

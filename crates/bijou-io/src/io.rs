@@ -123,9 +123,9 @@ pub trait ReadExt: Read {
     /// # Errors
     ///
     /// - [`ErrorKind::UnexpectedEof`] when the stream ends before the tag or
-    ///   inside the value; the source is a [`DecodeError::Truncated`].
-    /// - [`ErrorKind::InvalidData`] when the value overflows `T`; the source
-    ///   is [`DecodeError::Overflow`], and the value's bytes were consumed.
+    ///   inside the value; the inner error is a [`DecodeError::Truncated`].
+    /// - [`ErrorKind::InvalidData`] when the value overflows `T`; the inner
+    ///   error is [`DecodeError::Overflow`], and the value's bytes were consumed.
     /// - Any other error of the reader, as is (`Interrupted` is retried).
     ///
     /// # Examples
@@ -164,9 +164,9 @@ pub trait ReadExt: Read {
     /// # Errors
     ///
     /// - [`ErrorKind::UnexpectedEof`] when the stream ends after the tag but
-    ///   inside the value; the source is a [`DecodeError::Truncated`].
-    /// - [`ErrorKind::InvalidData`] when the value overflows `T`; the source
-    ///   is [`DecodeError::Overflow`], and the value's bytes were consumed.
+    ///   inside the value; the inner error is a [`DecodeError::Truncated`].
+    /// - [`ErrorKind::InvalidData`] when the value overflows `T`; the inner
+    ///   error is [`DecodeError::Overflow`], and the value's bytes were consumed.
     /// - Any other error of the reader, as is (`Interrupted` is retried).
     ///
     /// # Examples
