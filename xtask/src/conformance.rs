@@ -85,9 +85,6 @@ fn bijou_suite(name: &str, relative: &str, loaded: Result<Vec<BijouCase>, Vector
     }
 }
 
-/// SHA-1 inputs longer than this run only with `--long`.
-const LONG_INPUT: u64 = 64 << 20;
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -153,7 +150,7 @@ fn sha1_rsp_suites(file: &str, label: &str, backends: &[Backend]) -> Vec<Suite> 
 /// progress bar on stderr for long inputs.
 fn hash_repeated(backend: Backend, case: &RepeatCase, label: &str) -> Digest {
     let mut hasher = Sha1::with_backend(backend).expect("available backend");
-    let long = case.len() > LONG_INPUT;
+    let long = case.is_long();
     let mut fed = 0u64;
     let mut shown = u64::MAX;
     case.for_each_piece(1 << 20, |piece| {
@@ -177,7 +174,7 @@ fn hash_repeated(backend: Backend, case: &RepeatCase, label: &str) -> Digest {
     hasher.finalize()
 }
 
-/// The FIPS examples per backend; inputs over [`LONG_INPUT`] only with `long`.
+/// The FIPS examples per backend; long inputs ([`RepeatCase::is_long`]) only with `long`.
 fn sha1_repeat_suites(backends: &[Backend], long: bool) -> Vec<Suite> {
     let relative = "sha1/fips.txt";
     let cases = match testkit::vectors::load_repeat(relative, 20) {
@@ -185,7 +182,7 @@ fn sha1_repeat_suites(backends: &[Backend], long: bool) -> Vec<Suite> {
         Err(error) => return vec![Suite::unloadable("sha1 FIPS examples", error)],
     };
     let (short, long_cases): (Vec<RepeatCase>, Vec<RepeatCase>) =
-        cases.into_iter().partition(|c| c.len() <= LONG_INPUT);
+        cases.into_iter().partition(|c| !c.is_long());
     let mut suites = Vec::new();
     for &backend in backends {
         let check = |case: &RepeatCase, name: &str| {

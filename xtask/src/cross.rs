@@ -4,8 +4,8 @@
 //! Two targets, each for what it can catch: `s390x` is big-endian, so any
 //! byte-order assumption in the varint encoders and decoders or in SHA-1's
 //! word reads and digest writes fails there; `aarch64` is where users deploy
-//! besides x86-64, and the only place `sha1-fast` runs its portable core
-//! as the default (no x86 backend is compiled in).
+//! besides x86-64. On both, `sha1-fast` runs its portable core as the
+//! default (no x86 backend is compiled in).
 
 use std::process::Command;
 use std::time::Instant;

@@ -6,7 +6,9 @@
 //! one), an arm in `name` and `engine`, an [`Engine`] variant carrying its
 //! proof of availability with arms in `Engine::compress` and
 //! `Engine::digest_many`, and its own module. Nothing else in the crate
-//! names a backend.
+//! names a backend, except to force one by name: `forced` below and the
+//! accepted values in `build.rs` (docs/sha1.md lists the places outside
+//! the crate).
 
 use crate::consts::H0;
 use crate::pad::{Padded, to_digest};
@@ -233,8 +235,8 @@ impl Backend {
     /// A forced backend that is unavailable here, or a variable naming a
     /// backend this build does not know, gives [`Backend::Scalar`]:
     /// forcing never runs an instruction the CPU lacks. (A `--cfg` value
-    /// other than those four draws Cargo's `unexpected_cfgs` warning and
-    /// is otherwise ignored.) Forcing changes only this choice; every
+    /// other than those four fails the build: the build script checks it.)
+    /// Forcing changes only this choice; every
     /// available backend still works through [`crate::Sha1::with_backend`]
     /// and the [`Backend`] methods.
     ///
@@ -315,7 +317,10 @@ impl Backend {
     fn engine_or_panic(self) -> Engine {
         match self.engine() {
             Some(engine) => engine,
-            None => panic!("SHA-1 backend `{self}` is not available on this CPU"),
+            None => panic!(
+                "SHA-1 backend `{self}` is not available here (the CPU lacks it, or the build \
+                 has --cfg sha1_fast_force=\"none\"); check Backend::is_available first"
+            ),
         }
     }
 

@@ -11,7 +11,7 @@ const BLOCK: usize = 64;
 /// A streaming SHA-1 hasher.
 ///
 /// Feed it any number of byte slices with [`update`](Sha1::update) (or
-/// through [`std::io::Write`] with the default `std` feature), then take
+/// through `std::io::Write` with the default `std` feature), then take
 /// the [`Digest`] with [`finalize`](Sha1::finalize). Whole blocks go
 /// straight from the input to the backend; only a partial block is copied.
 ///

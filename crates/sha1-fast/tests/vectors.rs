@@ -7,9 +7,6 @@ use common::{backends, check_all};
 use sha1_fast::{Digest, Sha1};
 use testkit::vectors::{HashCase, RepeatCase, load_repeat, load_rsp};
 
-/// Inputs above this size are long checks (`#[ignore]`).
-const LONG: u64 = 64 << 20;
-
 fn digest_of(bytes: &[u8]) -> Digest {
     Digest::from(<[u8; 20]>::try_from(bytes).expect("the parser checked the length"))
 }
@@ -52,7 +49,7 @@ fn feed(case: &RepeatCase, hasher: &mut Sha1) {
 
 #[test]
 fn fips_examples_and_one_million_a() {
-    for case in fips().iter().filter(|c| c.len() <= LONG) {
+    for case in fips().iter().filter(|c| !c.is_long()) {
         let what = format!("fips.txt:{}", case.line);
         let expected = digest_of(&case.digest);
         let whole = case.message.repeat(case.repeat as usize);
@@ -70,7 +67,7 @@ fn fips_examples_and_one_million_a() {
 #[test]
 #[ignore = "hashes 1 GiB per backend"]
 fn fips_one_gibibyte() {
-    let long: Vec<RepeatCase> = fips().into_iter().filter(|c| c.len() > LONG).collect();
+    let long: Vec<RepeatCase> = fips().into_iter().filter(RepeatCase::is_long).collect();
     assert_eq!(long.len(), 1);
     for case in &long {
         assert_eq!(case.len(), 1 << 30);

@@ -211,7 +211,11 @@ pub fn parse_rsp(
                 };
                 let mut bytes =
                     parse_hex(value).ok_or_else(|| error(source_name, line, "bad Msg hex"))?;
+                // An empty message is written `Msg = 00`.
                 if *bits == 0 {
+                    if bytes != [0] {
+                        return Err(error(source_name, line, "Len 0 needs Msg = 00"));
+                    }
                     bytes.clear();
                 }
                 if bytes.len() * 8 != *bits {
@@ -268,6 +272,15 @@ pub struct RepeatCase {
 }
 
 impl RepeatCase {
+    /// Inputs longer than this are long checks: `#[ignore]`d tests, and
+    /// `cargo xtask conformance --long`.
+    pub const LONG: u64 = 64 << 20;
+
+    /// Whether this is a long check (over [`LONG`](Self::LONG) bytes).
+    pub fn is_long(&self) -> bool {
+        self.len() > Self::LONG
+    }
+
     /// Total input length in bytes.
     pub fn len(&self) -> u64 {
         self.repeat * self.message.len() as u64
@@ -436,5 +449,6 @@ mod tests {
         assert!(parse_rsp("t", "Len = 8\nMsg = zz\nMD = 0102\n", 2).is_err());
         let empty = parse_rsp("t", "Len = 0\nMsg = 00\nMD = 0102\n", 2).unwrap();
         assert!(empty[0].message.is_empty());
+        assert!(parse_rsp("t", "Len = 0\nMsg = deadbeef\nMD = 0102\n", 2).is_err());
     }
 }
