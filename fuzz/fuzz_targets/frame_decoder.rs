@@ -36,6 +36,9 @@ fn parse_whole(mut stream: &[u8], max: usize) -> (Outcome, usize) {
         }
         let (len, header) = match u64::decode(stream) {
             Ok(decoded) => decoded,
+            Err(DecodeError::Truncated { needed, available }) => {
+                break Err(FrameError::Truncated { needed, available });
+            }
             Err(error) => break Err(FrameError::Decode(error)),
         };
         let len = match usize::try_from(len) {
@@ -43,11 +46,10 @@ fn parse_whole(mut stream: &[u8], max: usize) -> (Outcome, usize) {
             _ => break Err(FrameError::FrameTooLarge { len, max }),
         };
         let Some(frame) = stream.get(header..header + len) else {
-            let truncated = DecodeError::Truncated {
+            break Err(FrameError::Truncated {
                 needed: header + len,
                 available: stream.len(),
-            };
-            break Err(FrameError::Decode(truncated));
+            });
         };
         frames.push(frame.to_vec());
         stream = &stream[header + len..];

@@ -357,3 +357,28 @@ fn copy_consuming<B: Buf + ?Sized>(buf: &mut B, out: &mut [u8]) -> usize {
     }
     filled
 }
+
+#[cfg(test)]
+mod tests {
+    use bijou_core::DecodeError;
+    use bytes::Buf;
+
+    use super::BufExt;
+
+    /// The slow path, built with and without `std` (CI runs this module
+    /// both ways): a value split across the chunks of a `Chain` decodes
+    /// either way; an overflowing one consumes nothing only where `std`
+    /// lets the decoder peek past the first chunk.
+    #[test]
+    fn values_split_across_chunks() {
+        let mut buf = (&[0xF8][..]).chain(&[0x34, 0x07][..]);
+        assert_eq!(buf.try_get_bijou::<u64>(), Ok(300));
+        assert_eq!(buf.remaining(), 1);
+
+        // bijou32's 0xFF announces 4 payload bytes; all-ones overflows u32.
+        let mut buf = (&[0xFF][..]).chain(&[0xFF, 0xFF, 0xFF, 0xFF, 0x01][..]);
+        assert_eq!(buf.try_get_bijou::<u32>(), Err(DecodeError::Overflow));
+        let consumed = 6 - buf.remaining();
+        assert_eq!(consumed, if cfg!(feature = "std") { 0 } else { 5 });
+    }
+}

@@ -19,9 +19,9 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 * 1024 * 1024;
 /// Why a frame could not be decoded or encoded.
 ///
 /// With the `std` feature it converts into [`std::io::Error`]:
-/// `FrameTooLarge` and `Decode(Overflow)` become `InvalidData`,
-/// `Decode(Truncated)` becomes `UnexpectedEof` and `PayloadTooLarge`
-/// (the caller's mistake, not bad data) `InvalidInput`; the `FrameError`
+/// `FrameTooLarge` and `Decode` become `InvalidData`, `Truncated` becomes
+/// `UnexpectedEof` and `PayloadTooLarge` (the caller's mistake, not bad
+/// data) `InvalidInput`; the `FrameError`
 /// is the `io::Error`'s inner error ([`get_ref`](std::io::Error::get_ref)
 /// and a downcast give it back; `source()` does not, as `io::Error` passes
 /// that call through to the inner error's own source).
@@ -52,7 +52,9 @@ pub enum FrameError {
     FrameTooLarge {
         /// The payload length the frame announced.
         len: u64,
-        /// The `max_frame_len` in force.
+        /// The `max_frame_len` in force; with a limit within a few bytes
+        /// of `usize::MAX`, the largest payload a [`FrameDecoder`]'s
+        /// buffer can hold after the length prefix, `usize::MAX - header`.
         max: usize,
     },
     /// Encoding: the payload is longer than `max_frame_len`, so the peer
@@ -67,30 +69,49 @@ pub enum FrameError {
         /// The `max_frame_len` in force.
         max: usize,
     },
-    /// The length prefix overflows a `u64` (corrupt input), or the stream
-    /// ended inside a frame (`Truncated`, counting the frame's bytes,
-    /// length prefix included). The message includes the inner error's,
-    /// so it is not also given as the [`source`](core::error::Error::source).
-    #[error("bad frame: {0}")]
+    /// The stream ended inside a frame: the peer stopped mid-frame, or the
+    /// stream was cut.
+    #[error(
+        "stream ended inside a frame: {available} of its {needed} bytes arrived \
+         (the peer stopped mid-frame or the stream was cut)"
+    )]
+    Truncated {
+        /// The frame's length in bytes, length prefix included; when the
+        /// prefix itself was cut, the prefix's length (all that is known).
+        needed: usize,
+        /// The frame's bytes that arrived.
+        available: usize,
+    },
+    /// The length prefix is corrupt: it overflows a `u64`
+    /// ([`DecodeError::Overflow`]). The message includes the inner
+    /// error's, so it is not also given as the
+    /// [`source`](core::error::Error::source).
+    #[error("bad frame length prefix: {0}")]
     Decode(DecodeError),
 }
 
 impl From<DecodeError> for FrameError {
-    /// [`FrameError::Decode`].
+    /// A truncated value is a [`FrameError::Truncated`] frame (the value
+    /// is a length prefix); any other error is [`FrameError::Decode`].
     fn from(error: DecodeError) -> Self {
-        FrameError::Decode(error)
+        match error {
+            DecodeError::Truncated { needed, available } => {
+                FrameError::Truncated { needed, available }
+            }
+            error => FrameError::Decode(error),
+        }
     }
 }
 
 #[cfg(feature = "std")]
 impl From<FrameError> for std::io::Error {
-    /// `FrameTooLarge` and `Decode(Overflow)` map to `InvalidData`,
-    /// `Decode(Truncated)` to `UnexpectedEof`, `PayloadTooLarge` to
-    /// `InvalidInput`; the `FrameError` is the inner error.
+    /// `FrameTooLarge` and `Decode` map to `InvalidData`, `Truncated` to
+    /// `UnexpectedEof`, `PayloadTooLarge` to `InvalidInput`; the
+    /// `FrameError` is the inner error.
     fn from(error: FrameError) -> Self {
         let kind = match error {
-            FrameError::Decode(DecodeError::Truncated { .. }) => std::io::ErrorKind::UnexpectedEof,
-            FrameError::FrameTooLarge { .. } | FrameError::Decode(DecodeError::Overflow) => {
+            FrameError::Truncated { .. } => std::io::ErrorKind::UnexpectedEof,
+            FrameError::FrameTooLarge { .. } | FrameError::Decode(_) => {
                 std::io::ErrorKind::InvalidData
             }
             FrameError::PayloadTooLarge { .. } => std::io::ErrorKind::InvalidInput,
@@ -155,6 +176,9 @@ mod buffered {
     ///
     /// With the `tokio` feature it is also a
     /// `tokio_util::codec::Decoder<Item = BytesMut, Error = std::io::Error>`.
+    /// Method syntax finds the inherent [`decode`](Self::decode) first,
+    /// which returns a [`FrameError`]; call the trait's as
+    /// `Decoder::decode(&mut decoder, src)` for an `io::Error`.
     ///
     /// # Examples
     ///
@@ -288,21 +312,19 @@ mod buffered {
         ///
         /// # Errors
         ///
-        /// As [`decode`](Self::decode), plus [`FrameError::Decode`] with
-        /// [`DecodeError::Truncated`] when `src` holds part of a frame
-        /// (`needed` and `available` count the frame's bytes, length prefix
-        /// included); `src` is left as it was.
+        /// As [`decode`](Self::decode), plus [`FrameError::Truncated`] when
+        /// `src` holds part of a frame; `src` is left as it was.
         ///
         /// # Examples
         ///
         /// ```
-        /// use bijou_io::{DecodeError, FrameDecoder, FrameError};
+        /// use bijou_io::{FrameDecoder, FrameError};
         /// use bytes::BytesMut;
         ///
         /// let mut src = BytesMut::from(&[0x03, b'a'][..]);
         /// assert_eq!(
         ///     FrameDecoder::new().decode_eof(&mut src),
-        ///     Err(FrameError::Decode(DecodeError::Truncated { needed: 4, available: 2 })),
+        ///     Err(FrameError::Truncated { needed: 4, available: 2 }),
         /// );
         /// ```
         pub fn decode_eof(&self, src: &mut BytesMut) -> Result<Option<BytesMut>, FrameError> {
@@ -318,11 +340,10 @@ mod buffered {
                 Err(DecodeError::Truncated { needed, .. }) => needed,
                 Err(error) => return Err(error.into()),
             };
-            Err(DecodeError::Truncated {
+            Err(FrameError::Truncated {
                 needed,
                 available: src.len(),
-            }
-            .into())
+            })
         }
     }
 
@@ -342,6 +363,9 @@ mod buffered {
     ///
     /// With the `tokio` feature it is also a
     /// `tokio_util::codec::Encoder<Bytes, Error = std::io::Error>`.
+    /// Method syntax finds the inherent [`encode`](Self::encode) first,
+    /// which returns a [`FrameError`]; call the trait's as
+    /// `Encoder::encode(&mut encoder, item, dst)` for an `io::Error`.
     ///
     /// # Examples
     ///
@@ -448,7 +472,7 @@ pub use buffered::{FrameDecoder, FrameEncoder};
 mod io_frames {
     use std::io::{self, Read, Write};
 
-    use bijou_core::{Bijou, DecodeError};
+    use bijou_core::Bijou;
 
     use super::{DEFAULT_MAX_FRAME_LEN, FrameError, checked_len, checked_payload_len, payload_len};
     use crate::WriteExt;
@@ -538,7 +562,6 @@ mod io_frames {
     /// How far into a frame a [`FrameReader`] is. It lives in the reader, not
     /// in `read_frame`'s locals, so an I/O error such as `WouldBlock` loses
     /// none of the bytes read before it.
-    #[derive(Debug)]
     enum Progress {
         /// Reading the length prefix, `filled` bytes of it so far (0 between
         /// frames).
@@ -553,6 +576,29 @@ mod io_frames {
             len: usize,
             payload: Vec<u8>,
         },
+    }
+
+    /// Counts a partial payload instead of printing it: it can be
+    /// megabytes.
+    impl core::fmt::Debug for Progress {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            match self {
+                Progress::Prefix { bytes, filled } => f
+                    .debug_struct("Prefix")
+                    .field("read", &&bytes[..*filled])
+                    .finish(),
+                Progress::Payload {
+                    header,
+                    len,
+                    payload,
+                } => f
+                    .debug_struct("Payload")
+                    .field("header", header)
+                    .field("len", len)
+                    .field("read", &payload.len())
+                    .finish(),
+            }
+        }
     }
 
     impl Progress {
@@ -633,13 +679,11 @@ mod io_frames {
         ///   length exceeds `max_frame_len` (or `usize`); only the length
         ///   prefix was read, nothing allocated.
         /// - [`ErrorKind::InvalidData`](io::ErrorKind::InvalidData) with a
-        ///   [`FrameError::Decode`] of [`DecodeError::Overflow`] as the
+        ///   [`FrameError::Decode`] of [`DecodeError::Overflow`](crate::DecodeError::Overflow) as the
         ///   inner error for a corrupt length prefix.
         /// - [`ErrorKind::UnexpectedEof`](io::ErrorKind::UnexpectedEof) when
-        ///   the stream ends inside a frame, with a [`FrameError::Decode`] of
-        ///   [`DecodeError::Truncated`] as the inner error: it counts the prefix's
-        ///   bytes when the prefix was cut, the frame's (length prefix
-        ///   included) when the payload was.
+        ///   the stream ends inside a frame, with [`FrameError::Truncated`]
+        ///   as the inner error.
         ///
         /// Any other error is the inner reader's, returned as is, with the
         /// frame kept for the next call.
@@ -717,7 +761,40 @@ mod io_frames {
 
         /// The error for a stream that ended inside a frame.
         fn truncated(needed: usize, available: usize) -> io::Error {
-            FrameError::Decode(DecodeError::Truncated { needed, available }).into()
+            FrameError::Truncated { needed, available }.into()
+        }
+
+        /// Whether part of a frame is held here, read before an error of
+        /// the inner reader and waiting for the rest.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use std::io::{self, ErrorKind, Read};
+        /// use bijou_io::FrameReader;
+        ///
+        /// /// Some bytes, then nothing ready.
+        /// struct Stalled(&'static [u8]);
+        ///
+        /// impl Read for Stalled {
+        ///     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        ///         if self.0.is_empty() {
+        ///             return Err(ErrorKind::WouldBlock.into());
+        ///         }
+        ///         let len = out.len().min(self.0.len());
+        ///         out[..len].copy_from_slice(&self.0[..len]);
+        ///         self.0 = &self.0[len..];
+        ///         Ok(len)
+        ///     }
+        /// }
+        ///
+        /// let mut reader = FrameReader::new(Stalled(&[0x02, b'h']));
+        /// assert!(!reader.has_partial());
+        /// assert_eq!(reader.read_frame().unwrap_err().kind(), ErrorKind::WouldBlock);
+        /// assert!(reader.has_partial()); // 2 bytes of a 3-byte frame
+        /// ```
+        pub fn has_partial(&self) -> bool {
+            !matches!(self.progress, Progress::Prefix { filled: 0, .. })
         }
 
         /// The wrapped reader.
@@ -753,7 +830,8 @@ mod io_frames {
 
         /// Unwraps the reader, positioned after the last frame read (or,
         /// after an error of the inner reader, inside a frame whose bytes
-        /// read so far are dropped with this reader).
+        /// read so far are dropped with this reader: see
+        /// [`has_partial`](Self::has_partial)).
         ///
         /// # Examples
         ///
@@ -882,7 +960,11 @@ mod io_frames {
         ///   [`FrameError::PayloadTooLarge`] as the inner error when `payload` is
         ///   longer than `max_frame_len`; nothing is written then.
         /// - Whatever the writer's `write_all` returns; part of the frame may
-        ///   have been written then.
+        ///   have been written then, so calling again would write a second
+        ///   length prefix into the frame. For a non-blocking sink, where
+        ///   `WouldBlock` can come mid-frame, encode with a
+        ///   [`FrameEncoder`](crate::FrameEncoder) into your own buffer and
+        ///   write that out.
         ///
         /// # Examples
         ///

@@ -318,8 +318,9 @@ fn try_put_reports_a_full_buffer_and_writes_nothing() {
 }
 
 #[test]
-// The message is `bytes`' own for a `put` past the end of a slice.
-#[should_panic(expected = "advance out of bounds: the len is 1 but advancing by 9")]
+// The message is `bytes`' own for a `put` past the end of a slice (only its
+// start: the rest is `bytes`' wording, free to change).
+#[should_panic(expected = "advance out of bounds")]
 fn put_panics_on_a_full_fixed_buffer() {
     let mut storage = [0u8; 1];
     let mut out = &mut storage[..];

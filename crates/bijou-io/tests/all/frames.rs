@@ -53,6 +53,12 @@ impl<'a> Stalling<'a> {
     }
 }
 
+impl std::fmt::Debug for Stalling<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stalling").finish_non_exhaustive()
+    }
+}
+
 impl Read for Stalling<'_> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         if self.stall_at == Some(self.delivered) {
@@ -204,7 +210,7 @@ proptest! {
             prop_assert_eq!(decoder.decode_eof(&mut src), Ok(None));
         } else {
             match decoder.decode_eof(&mut src) {
-                Err(FrameError::Decode(DecodeError::Truncated { needed, available: got })) => {
+                Err(FrameError::Truncated { needed, available: got }) => {
                     prop_assert_eq!(got, available);
                     prop_assert!(needed > available);
                 }
@@ -274,6 +280,7 @@ fn a_corrupt_length_prefix_is_a_decode_error() {
         FrameDecoder::new().decode(&mut src),
         Err(FrameError::Decode(DecodeError::Overflow))
     );
+    assert_eq!(&src[..], &[0xFF; 9], "nothing consumed");
     let error = FrameReader::new(&[0xFF; 9][..]).read_frame().unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidData);
     assert_eq!(
@@ -360,18 +367,18 @@ fn a_payload_cut_short_reports_frame_bytes() {
     let error = FrameReader::new(&wire[..]).read_frame().unwrap_err();
     common::assert_unexpected_eof(
         &error,
-        FrameError::Decode(DecodeError::Truncated {
+        FrameError::Truncated {
             needed: 6,
             available: 4,
-        }),
+        },
     );
     let mut src = BytesMut::from(&wire[..]);
     assert_eq!(
         FrameDecoder::new().decode_eof(&mut src),
-        Err(FrameError::Decode(DecodeError::Truncated {
+        Err(FrameError::Truncated {
             needed: 6,
             available: 4
-        })),
+        }),
     );
     // A cut inside the length prefix is counted against the prefix.
     let error = FrameReader::new(&[0xF9, 0x00][..])
@@ -379,18 +386,18 @@ fn a_payload_cut_short_reports_frame_bytes() {
         .unwrap_err();
     common::assert_unexpected_eof(
         &error,
-        FrameError::Decode(DecodeError::Truncated {
+        FrameError::Truncated {
             needed: 3,
             available: 2,
-        }),
+        },
     );
     let mut src = BytesMut::from(&[0xF9, 0x00][..]);
     assert_eq!(
         FrameDecoder::new().decode_eof(&mut src),
-        Err(FrameError::Decode(DecodeError::Truncated {
+        Err(FrameError::Truncated {
             needed: 3,
             available: 2
-        })),
+        }),
     );
 }
 
@@ -428,10 +435,10 @@ fn frame_errors_convert_into_io_errors() {
             ErrorKind::InvalidData,
         ),
         (
-            FrameError::Decode(DecodeError::Truncated {
+            FrameError::Truncated {
                 needed: 2,
                 available: 1,
-            }),
+            },
             ErrorKind::UnexpectedEof,
         ),
         (
@@ -461,21 +468,37 @@ fn frame_error_messages_are_complete_and_not_repeated() {
     assert!(outgoing.contains("payload of 9 bytes") && outgoing.contains("split it"));
     assert!(!outgoing.contains("connection"), "{outgoing}");
 
-    let decode = FrameError::Decode(DecodeError::Truncated {
+    let cut = FrameError::Truncated {
         needed: 6,
         available: 4,
-    });
+    };
     assert_eq!(
-        decode.to_string(),
-        "bad frame: truncated bijou value: 6 bytes needed, only 4 available"
+        cut.to_string(),
+        "stream ended inside a frame: 4 of its 6 bytes arrived \
+         (the peer stopped mid-frame or the stream was cut)"
+    );
+    let decode = FrameError::Decode(DecodeError::Overflow);
+    assert!(
+        decode
+            .to_string()
+            .starts_with("bad frame length prefix: bijou value overflows"),
+        "{decode}"
     );
     assert!(
         decode.source().is_none(),
         "the inner error is in the message"
     );
+    assert_eq!(FrameError::from(DecodeError::Overflow), decode);
+    // A truncated length prefix is a truncated frame.
     assert_eq!(
-        FrameError::from(DecodeError::Overflow),
-        FrameError::Decode(DecodeError::Overflow)
+        FrameError::from(DecodeError::Truncated {
+            needed: 3,
+            available: 2
+        }),
+        FrameError::Truncated {
+            needed: 3,
+            available: 2
+        }
     );
 }
 
@@ -551,4 +574,17 @@ fn a_frame_error_after_a_stall_abandons_the_frame() {
     let mut rest = read_all_resuming(&mut reader);
     assert_eq!(rest.remove(0), b"x".to_vec());
     assert_eq!(rest, [Vec::<u8>::new()]);
+}
+
+/// A reader holding a large partial frame prints its size, not its bytes.
+#[test]
+fn a_frame_reader_debug_counts_the_partial_payload() {
+    let mut wire = header(1 << 20);
+    wire.extend_from_slice(&[0xAB; 100_000]);
+    let mut reader = FrameReader::new(Stalling::new(&wire, &[4096]).stalling_once_at(wire.len()));
+    assert_eq!(reader.read_frame().unwrap_err().kind(), ErrorKind::TimedOut);
+    assert!(reader.has_partial());
+    let debug = format!("{reader:?}");
+    assert!(debug.contains("read: 100000"), "{debug}");
+    assert!(debug.len() < 1000, "{} characters", debug.len());
 }

@@ -143,10 +143,10 @@ fn a_stream_cut_inside_a_frame_or_value_is_unexpected_eof() {
     let error = items.into_iter().next().unwrap().unwrap_err();
     common::assert_unexpected_eof(
         &error,
-        FrameError::Decode(DecodeError::Truncated {
+        FrameError::Truncated {
             needed: 6,
             available: 3,
-        }),
+        },
     );
 
     let wire = [0x01, 0xF9, 0x00];
