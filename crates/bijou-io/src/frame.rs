@@ -120,14 +120,24 @@ impl From<FrameError> for std::io::Error {
     }
 }
 
-/// Checks an announced payload length against `max` and converts it to
-/// `usize` without truncation.
+/// Checks the payload length a `header`-byte prefix announced against
+/// `max`, and converts it to `usize` such that `header + len` fits too
+/// (the decoders' one limit check).
 #[cfg(any(feature = "bytes", feature = "std"))]
-fn checked_len(len: u64, max: usize) -> Result<usize, FrameError> {
-    match usize::try_from(len) {
-        Ok(len) if len <= max => Ok(len),
-        _ => Err(FrameError::FrameTooLarge { len, max }),
+fn checked_len(len: u64, header: usize, max: usize) -> Result<usize, FrameError> {
+    let len = match usize::try_from(len) {
+        Ok(len) if len <= max => len,
+        _ => return Err(FrameError::FrameTooLarge { len, max }),
+    };
+    if header.checked_add(len).is_none() {
+        // Only with a limit within a few bytes of `usize::MAX`: report the
+        // limit that header and payload together allow.
+        return Err(FrameError::FrameTooLarge {
+            len: payload_len(len),
+            max: usize::MAX - header,
+        });
     }
+    Ok(len)
 }
 
 /// The length of a payload as a frame header carries it.
@@ -147,10 +157,11 @@ fn checked_payload_len(len: usize, max: usize) -> Result<u64, FrameError> {
     Ok(payload_len(len))
 }
 
-/// How much [`FrameDecoder::decode`] reserves ahead for a frame's payload
-/// at most: a peer that announces a large frame and sends little makes
-/// the buffer grow with what arrives, not with what was announced.
-#[cfg(feature = "bytes")]
+/// How much the decoders reserve ahead for a frame's payload at most (a
+/// [`FrameReader`] reserves up to the bytes it already has, if more): a
+/// peer that announces a large frame and sends little makes the buffer grow
+/// with what arrives, not with what was announced.
+#[cfg(any(feature = "bytes", feature = "std"))]
 const RESERVE_AHEAD: usize = 64 * 1024;
 
 #[cfg(feature = "bytes")]
@@ -160,7 +171,6 @@ mod buffered {
 
     use super::{
         DEFAULT_MAX_FRAME_LEN, FrameError, RESERVE_AHEAD, checked_len, checked_payload_len,
-        payload_len,
     };
     use crate::BufMutExt;
 
@@ -286,15 +296,8 @@ mod buffered {
                 }
                 Err(error) => return Err(error.into()),
             };
-            let len = checked_len(len, self.max_frame_len)?;
-            let Some(total) = header.checked_add(len) else {
-                // Only with a limit within a few bytes of `usize::MAX`:
-                // report the limit that header and payload together allow.
-                return Err(FrameError::FrameTooLarge {
-                    len: payload_len(len),
-                    max: usize::MAX - header,
-                });
-            };
+            let len = checked_len(len, header, self.max_frame_len)?;
+            let total = header + len;
             if src.len() < total {
                 src.reserve((total - src.len()).min(RESERVE_AHEAD));
                 return Ok(None);
@@ -336,7 +339,7 @@ mod buffered {
             }
             let needed = match u64::decode(src) {
                 // `decode` accepted the length, so it fits `usize` and the limit.
-                Ok((len, header)) => header + checked_len(len, self.max_frame_len)?,
+                Ok((len, header)) => header + checked_len(len, header, self.max_frame_len)?,
                 Err(DecodeError::Truncated { needed, .. }) => needed,
                 Err(error) => return Err(error.into()),
             };
@@ -474,7 +477,10 @@ mod io_frames {
 
     use bijou_core::Bijou;
 
-    use super::{DEFAULT_MAX_FRAME_LEN, FrameError, checked_len, checked_payload_len, payload_len};
+    use super::{
+        DEFAULT_MAX_FRAME_LEN, FrameError, RESERVE_AHEAD, checked_len, checked_payload_len,
+        payload_len,
+    };
     use crate::WriteExt;
 
     /// Reads length-delimited frames (bijou64 length, then payload) from a
@@ -729,7 +735,7 @@ mod io_frames {
                         let decoded = u64::decode(&bytes[..needed]);
                         self.progress = Progress::BETWEEN_FRAMES;
                         let (len, header) = decoded.map_err(FrameError::Decode)?;
-                        let len = checked_len(len, self.max_frame_len)?;
+                        let len = checked_len(len, header, self.max_frame_len)?;
                         self.progress = Progress::Payload {
                             header,
                             len,
@@ -741,17 +747,34 @@ mod io_frames {
                         len,
                         payload,
                     } => {
-                        // The buffer grows with the bytes that arrive, not
-                        // with the announced length. An error returns with
-                        // the bytes read so far appended (`read_to_end`'s
-                        // contract), so they are kept.
-                        let missing = payload_len(*len - payload.len());
-                        self.inner.by_ref().take(missing).read_to_end(payload)?;
-                        let (needed, available) = (*header + *len, *header + payload.len());
+                        // The buffer grows with the bytes that arrive, by
+                        // at most what it holds or RESERVE_AHEAD, and never
+                        // past the frame: its capacity stays within the
+                        // announced length and twice what arrived plus
+                        // 64 KiB. (`read_to_end` alone would double it, up
+                        // to twice `max_frame_len`.) Each step's buffer is
+                        // reserved exactly, so `read_to_end` fills it and
+                        // stops at the step's limit without growing it.
+                        while payload.len() < *len {
+                            let step = (*len - payload.len()).min(payload.len().max(RESERVE_AHEAD));
+                            payload.reserve_exact(step);
+                            // An error returns with the bytes read so far
+                            // appended (`read_to_end`'s contract): kept.
+                            let read = self
+                                .inner
+                                .by_ref()
+                                .take(payload_len(step))
+                                .read_to_end(payload)?;
+                            if read < step {
+                                break; // end of stream
+                            }
+                        }
+                        let (header, len, arrived) = (*header, *len, payload.len());
                         let frame = core::mem::take(payload);
                         self.progress = Progress::BETWEEN_FRAMES;
-                        if available < needed {
-                            return Err(Self::truncated(needed, available));
+                        if arrived < len {
+                            // checked_len made header + len fit.
+                            return Err(Self::truncated(header + len, header + arrived));
                         }
                         return Ok(Some(frame));
                     }

@@ -289,12 +289,12 @@ pub(crate) fn encode_all(values: &[Value]) -> Vec<u8> {
     out
 }
 
-/// The error a `std::io::Error` carries as its source, if it is `E`.
-pub(crate) fn source_of<E: std::error::Error + 'static>(error: &io::Error) -> Option<&E> {
+/// The inner error a `std::io::Error` carries (`get_ref`), if it is `E`.
+pub(crate) fn inner_error<E: std::error::Error + 'static>(error: &io::Error) -> Option<&E> {
     error.get_ref().and_then(|inner| inner.downcast_ref::<E>())
 }
 
-/// Asserts that `error` is an `UnexpectedEof` whose source is `expected`:
+/// Asserts that `error` is an `UnexpectedEof` whose inner error is `expected`:
 /// how every adapter reports a stream that ends inside a value or frame.
 #[track_caller]
 pub(crate) fn assert_unexpected_eof<E>(error: &io::Error, expected: E)
@@ -302,5 +302,5 @@ where
     E: std::error::Error + PartialEq + std::fmt::Debug + 'static,
 {
     assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
-    assert_eq!(source_of::<E>(error), Some(&expected));
+    assert_eq!(inner_error::<E>(error), Some(&expected));
 }

@@ -10,7 +10,7 @@ use bijou_io::{
 use bytes::BytesMut;
 use proptest::prelude::*;
 
-use crate::common::{self, Trickle, source_of};
+use crate::common::{self, Trickle, inner_error};
 use crate::largest_allocation;
 
 /// A reader that must never be reached.
@@ -187,7 +187,7 @@ proptest! {
         let error = reader.read_frame().unwrap_err();
         prop_assert_eq!(error.kind(), ErrorKind::InvalidData);
         let expected = FrameError::FrameTooLarge { len, max };
-        prop_assert_eq!(source_of::<FrameError>(&error), Some(&expected));
+        prop_assert_eq!(inner_error::<FrameError>(&error), Some(&expected));
     }
 
     /// A stream cut anywhere inside a frame is reported as such at the end.
@@ -257,7 +257,7 @@ fn a_2_pow_60_prefix_is_refused_without_allocating() {
         largest_allocation::get()
     );
     assert_eq!(error.kind(), ErrorKind::InvalidData);
-    assert_eq!(source_of::<FrameError>(&error), Some(&expected));
+    assert_eq!(inner_error::<FrameError>(&error), Some(&expected));
 }
 
 #[test]
@@ -266,11 +266,26 @@ fn an_unlimited_decoder_still_checks_the_usize_arithmetic() {
     let mut src = BytesMut::from(&prefix[..]);
     let decoder = FrameDecoder::with_max_frame_len(usize::MAX);
     // On 64-bit targets the length fits usize but prefix + payload does not.
-    assert!(matches!(
-        decoder.decode(&mut src),
-        Err(FrameError::FrameTooLarge { len: u64::MAX, .. })
-    ));
+    let expected = if usize::BITS == 64 {
+        FrameError::FrameTooLarge {
+            len: u64::MAX,
+            max: usize::MAX - prefix.len(),
+        }
+    } else {
+        FrameError::FrameTooLarge {
+            len: u64::MAX,
+            max: usize::MAX,
+        }
+    };
+    assert_eq!(decoder.decode(&mut src), Err(expected));
     assert_eq!(&src[..], &prefix[..]);
+    // The reader too, with a payload cut short after it: refused, not read.
+    let mut wire = prefix.clone();
+    wire.extend_from_slice(b"abc");
+    let mut reader = FrameReader::with_max_frame_len(&wire[..], usize::MAX);
+    let error = reader.read_frame().unwrap_err();
+    assert_eq!(inner_error::<FrameError>(&error), Some(&expected));
+    assert_eq!(reader.get_ref(), b"abc");
 }
 
 #[test]
@@ -284,7 +299,7 @@ fn a_corrupt_length_prefix_is_a_decode_error() {
     let error = FrameReader::new(&[0xFF; 9][..]).read_frame().unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidData);
     assert_eq!(
-        source_of::<FrameError>(&error),
+        inner_error::<FrameError>(&error),
         Some(&FrameError::Decode(DecodeError::Overflow))
     );
 }
@@ -316,7 +331,7 @@ fn the_limit_itself_is_allowed() {
         let error = FrameReader::with_max_frame_len(&over[..], max)
             .read_frame()
             .unwrap_err();
-        assert_eq!(source_of::<FrameError>(&error), Some(&expected));
+        assert_eq!(inner_error::<FrameError>(&error), Some(&expected));
         assert_eq!(
             FrameEncoder::with_max_frame_len(max).encode(&vec![7; max + 1], &mut BytesMut::new()),
             Err(FrameError::PayloadTooLarge { len: max + 1, max })
@@ -351,7 +366,7 @@ fn the_iterator_stops_at_the_first_error() {
     let mut frames = FrameReader::with_max_frame_len(&wire[..], 2);
     let error = frames.next().unwrap().unwrap_err();
     assert_eq!(
-        source_of::<FrameError>(&error),
+        inner_error::<FrameError>(&error),
         Some(&FrameError::FrameTooLarge { len: 3, max: 2 })
     );
     assert!(frames.next().is_none());
@@ -417,7 +432,7 @@ fn encoders_refuse_frames_over_the_limit_and_write_nothing() {
     let error = writer.write_frame(b"four").unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidInput);
     assert_eq!(
-        source_of::<FrameError>(&error),
+        inner_error::<FrameError>(&error),
         Some(&FrameError::PayloadTooLarge { len: 4, max: 3 })
     );
     assert!(writer.get_ref().is_empty());
@@ -449,7 +464,7 @@ fn frame_errors_convert_into_io_errors() {
     for (frame_error, kind) in cases {
         let error = io::Error::from(frame_error);
         assert_eq!(error.kind(), kind);
-        assert_eq!(source_of::<FrameError>(&error), Some(&frame_error));
+        assert_eq!(inner_error::<FrameError>(&error), Some(&frame_error));
     }
 }
 
@@ -568,7 +583,7 @@ fn a_frame_error_after_a_stall_abandons_the_frame() {
         }
     };
     assert_eq!(
-        source_of::<FrameError>(&error),
+        inner_error::<FrameError>(&error),
         Some(&FrameError::FrameTooLarge { len: 3, max: 2 })
     );
     let mut rest = read_all_resuming(&mut reader);
@@ -587,4 +602,53 @@ fn a_frame_reader_debug_counts_the_partial_payload() {
     let debug = format!("{reader:?}");
     assert!(debug.contains("read: 100000"), "{debug}");
     assert!(debug.len() < 1000, "{} characters", debug.len());
+}
+
+/// A partial length prefix is held too, and a prefix cut by the end of the
+/// stream is abandoned: the next call sees a clean end.
+#[test]
+fn a_frame_reader_holds_a_partial_prefix() {
+    // 70 000 announced in a 4-byte prefix; a stall after its first 2 bytes.
+    let wire = header(70_000);
+    assert_eq!(wire.len(), 4);
+    let mut reader = FrameReader::new(Stalling::new(&wire[..2], &[1]).stalling_once_at(2));
+    assert!(!reader.has_partial());
+    assert_eq!(reader.read_frame().unwrap_err().kind(), ErrorKind::TimedOut);
+    assert!(reader.has_partial());
+    let error = reader.read_frame().unwrap_err();
+    common::assert_unexpected_eof(
+        &error,
+        FrameError::Truncated {
+            needed: 4,
+            available: 2,
+        },
+    );
+    assert!(!reader.has_partial());
+    assert_eq!(reader.read_frame().unwrap(), None);
+}
+
+/// The payload buffer grows with what arrives and never past the frame:
+/// `read_to_end` alone would double it, up to twice the frame.
+#[test]
+fn a_frame_reader_allocates_at_most_the_frame() {
+    let len = (1 << 20) + 1;
+    let mut wire = header(len as u64);
+    wire.resize(wire.len() + len, 0x5A);
+    let mut reader = FrameReader::new(&wire[..]);
+    largest_allocation::reset();
+    let frame = reader.read_frame().unwrap().unwrap();
+    assert_eq!(frame.len(), len);
+    assert_eq!(largest_allocation::get(), len, "the largest allocation");
+
+    // 100 000 bytes of an announced MiB: about what arrived, not the MiB.
+    let mut wire = header(1 << 20);
+    wire.resize(wire.len() + 100_000, 0x5A);
+    let mut reader = FrameReader::new(&wire[..]);
+    largest_allocation::reset();
+    assert!(reader.read_frame().is_err());
+    let largest = largest_allocation::get();
+    assert!(
+        largest <= 2 * 100_000 + 64 * 1024,
+        "allocated {largest} bytes"
+    );
 }

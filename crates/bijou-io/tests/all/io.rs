@@ -6,7 +6,7 @@ use bijou_core::{Bijou, DecodeError};
 use bijou_io::{ReadExt, WriteExt};
 use proptest::prelude::*;
 
-use crate::common::{self, Trickle, Value, source_of};
+use crate::common::{self, Trickle, Value, inner_error};
 
 proptest! {
     #![proptest_config(common::config())]
@@ -125,7 +125,7 @@ fn overflow_is_invalid_data_and_the_stream_moves_past_it() {
     let error = reader.read_bijou::<u64>().unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidData);
     assert_eq!(
-        source_of::<DecodeError>(&error),
+        inner_error::<DecodeError>(&error),
         Some(&DecodeError::Overflow)
     );
     assert_eq!(reader.try_read_bijou64().unwrap(), Some(7));

@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use tokio::io::AsyncWriteExt;
 use tokio_util::codec::{Decoder, FramedRead, FramedWrite};
 
-use crate::common::{self, source_of};
+use crate::common::{self, inner_error};
 
 fn block_on<F: Future>(future: F) -> F::Output {
     tokio::runtime::Builder::new_current_thread()
@@ -114,7 +114,7 @@ fn framed_duplex_codec_round_trips() {
             .unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidInput);
         assert!(matches!(
-            source_of::<FrameError>(&error),
+            inner_error::<FrameError>(&error),
             Some(FrameError::PayloadTooLarge {
                 len: 1025,
                 max: 1024
@@ -132,7 +132,7 @@ fn an_oversized_frame_ends_the_stream_with_invalid_data() {
     let error = items.into_iter().next().unwrap().unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidData);
     assert!(
-        matches!(source_of::<FrameError>(&error), Some(FrameError::FrameTooLarge { len, .. }) if *len == 1 << 60)
+        matches!(inner_error::<FrameError>(&error), Some(FrameError::FrameTooLarge { len, .. }) if *len == 1 << 60)
     );
 }
 
