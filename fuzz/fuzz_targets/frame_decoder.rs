@@ -10,9 +10,11 @@
 //! limit of at most 64 KiB, any single allocation of 1 MiB or more means a
 //! decoder trusted an announced length.
 //!
-//! Input: byte 0 sets `max_frame_len` to its square (0 to 65025 bytes, fine
-//! steps where frames fit in an input); the rest is the `split_chunks`
-//! format.
+//! Input: byte 0 sets `max_frame_len` to its square (0 to 64516 bytes, fine
+//! steps where frames fit in an input), or with 255 to `usize::MAX` (no
+//! limit: buffers must still grow only with what arrives, and a length
+//! whose prefix plus payload overflows `usize` must be refused); the rest is
+//! the `split_chunks` format.
 
 #![no_main]
 
@@ -45,6 +47,13 @@ fn parse_whole(mut stream: &[u8], max: usize) -> (Outcome, usize) {
             Ok(len) if len <= max => len,
             _ => break Err(FrameError::FrameTooLarge { len, max }),
         };
+        if header.checked_add(len).is_none() {
+            let max = usize::MAX - header;
+            break Err(FrameError::FrameTooLarge {
+                len: len as u64,
+                max,
+            });
+        }
         let Some(frame) = stream.get(header..header + len) else {
             break Err(FrameError::Truncated {
                 needed: header + len,
@@ -118,14 +127,19 @@ fuzz_target!(|data: &[u8]| {
     let Some((&max_root, rest)) = data.split_first() else {
         return;
     };
-    let max = usize::from(max_root).pow(2);
+    let max = match max_root {
+        255 => usize::MAX,
+        root => usize::from(root).pow(2),
+    };
     let chunks = split_chunks(rest);
     let stream = chunks.concat();
 
     let (expected, consumed) = parse_whole(&stream, max);
     // `BytesMut` may double its capacity when it grows, so allow twice what
-    // the input plus one maximal frame (and its header) could need.
-    let capacity_limit = 2 * (stream.len() + max + MAX_ENCODED_LEN);
+    // the input plus one maximal frame (and its header) could need; the
+    // decoder reserves at most 64 KiB ahead of what arrived, whatever the
+    // limit.
+    let capacity_limit = 2 * (stream.len() + max.min(64 * 1024) + MAX_ENCODED_LEN);
     let decoded = frame_decoder(&chunks, max, capacity_limit);
     assert_eq!(decoded, expected, "FrameDecoder");
     let reader = ChunkedReader::new(&chunks);

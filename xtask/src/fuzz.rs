@@ -463,16 +463,21 @@ fn frame_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
         frames.extend_from_slice(&frame);
     }
     let mut seeds = Vec::new();
-    // The first byte is the square root of `max_frame_len`: 255 admits
-    // every frame here, 16 (256 bytes) refuses the longer ones, 0 all but
-    // the empty one.
-    for max_root in [255, 16, 0] {
+    // The first byte is the square root of `max_frame_len`: 255 (no limit)
+    // and 254 admit every frame here, 16 (256 bytes) refuses the longer
+    // ones, 0 all but the empty one.
+    for max_root in [255, 254, 16, 0] {
         for input in chunkings(&frames) {
             seeds.push([vec![max_root], input].concat());
         }
     }
     // The stream ending inside a frame.
     seeds.push([vec![255], chunked(&[], &frames[..frames.len() - 1])].concat());
+    // With no limit, lengths whose prefix plus payload overflow `usize`.
+    let mut huge = Vec::new();
+    bijou_core::bijou64::encode(u64::MAX, &mut huge);
+    huge.extend_from_slice(b"abc");
+    seeds.push([vec![255], chunked(&[], &huge)].concat());
     seeds
 }
 
