@@ -482,6 +482,7 @@ mod io_frames {
         payload_len,
     };
     use crate::WriteExt;
+    use crate::io::read_some;
 
     /// Reads length-delimited frames (bijou64 length, then payload) from a
     /// [`std::io::Read`].
@@ -868,16 +869,6 @@ mod io_frames {
         /// ```
         pub fn into_inner(self) -> R {
             self.inner
-        }
-    }
-
-    /// One `read` into `out`, retrying `Interrupted`; 0 at end of stream.
-    fn read_some<R: Read>(reader: &mut R, out: &mut [u8]) -> io::Result<usize> {
-        loop {
-            match reader.read(out) {
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                result => return result,
-            }
         }
     }
 

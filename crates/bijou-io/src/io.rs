@@ -265,18 +265,25 @@ fn decode_value<T: Bijou>(encoding: &[u8]) -> io::Result<Option<T>> {
     }
 }
 
-/// Reads one byte, retrying `Interrupted`; `None` at end of stream.
+/// One `read` into `out`, retrying `Interrupted`: how many bytes arrived
+/// (at most `out.len()`, even from a reader that claims more), 0 at end of
+/// stream.
 #[inline]
-fn read_tag<R: Read + ?Sized>(reader: &mut R) -> io::Result<Option<u8>> {
-    let mut tag = [0u8];
+pub(crate) fn read_some<R: Read + ?Sized>(reader: &mut R, out: &mut [u8]) -> io::Result<usize> {
     loop {
-        match reader.read(&mut tag) {
-            Ok(0) => return Ok(None),
-            Ok(_) => return Ok(Some(tag[0])),
+        match reader.read(out) {
+            Ok(read) => return Ok(read.min(out.len())),
             Err(error) if error.kind() == ErrorKind::Interrupted => {}
             Err(error) => return Err(error),
         }
     }
+}
+
+/// Reads one byte, retrying `Interrupted`; `None` at end of stream.
+#[inline]
+fn read_tag<R: Read + ?Sized>(reader: &mut R) -> io::Result<Option<u8>> {
+    let mut tag = [0u8];
+    Ok((read_some(reader, &mut tag)? == 1).then_some(tag[0]))
 }
 
 /// Fills `value[1..]` (the tag is `value[0]`), retrying `Interrupted`; the
@@ -285,18 +292,12 @@ fn read_payload<R: Read + ?Sized>(reader: &mut R, value: &mut [u8]) -> io::Resul
     let needed = value.len();
     let mut filled = 1;
     while filled < needed {
-        match reader.read(&mut value[filled..]) {
-            Ok(0) => {
-                return Err(DecodeError::Truncated {
-                    needed,
-                    available: filled,
-                }
-                .into());
+        match read_some(reader, &mut value[filled..])? {
+            0 => {
+                let available = filled;
+                return Err(DecodeError::Truncated { needed, available }.into());
             }
-            // `min` guards against a reader that claims more than it was given.
-            Ok(read) => filled += read.min(needed - filled),
-            Err(error) if error.kind() == ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
+            read => filled += read,
         }
     }
     Ok(())
