@@ -302,6 +302,14 @@ const BATCH_NAME: &str = "bijou-core-batch";
 
 fn encode_batch(group: &mut Group<'_>, workload: &Workload) {
     let mut out = Vec::with_capacity(BATCH * 10);
+    // Checked first, as `streams` checks the per-value codecs: the batch
+    // encoder writes what a loop of `encode` writes.
+    for batch in &workload.batches {
+        out.clear();
+        bijou_core::bijou64::encode_batch(batch, &mut out);
+        let stream = Stream::encode(batch, BijouCore::encode);
+        assert_eq!(out, stream.bytes[..stream.len], "{BATCH_NAME} encode");
+    }
     let id = BenchmarkId::new(BATCH_NAME, workload.name);
     cycled(group, id, &workload.batches, |batch| {
         out.clear();
@@ -312,8 +320,16 @@ fn encode_batch(group: &mut Group<'_>, workload: &Workload) {
 
 fn decode_batch(group: &mut Group<'_>, workload: &Workload) {
     let mut out = vec![0; BATCH];
+    let streams = streams::<BijouCore>(workload);
+    // Checked first: every value decoded, every byte consumed, the values
+    // right (`decode_batch` returns early, without error, at a cut tail).
+    for (batch, s) in workload.batches.iter().zip(&streams) {
+        let done = bijou_core::bijou64::decode_batch(&s.bytes[..s.len], &mut out);
+        assert_eq!(done, Ok((BATCH, s.len)), "{BATCH_NAME} decode");
+        assert_eq!(&out, batch, "{BATCH_NAME} round trip");
+    }
     let id = BenchmarkId::new(BATCH_NAME, workload.name);
-    cycled(group, id, &streams::<BijouCore>(workload), |s| {
+    cycled(group, id, &streams, |s| {
         let done = bijou_core::bijou64::decode_batch(&s.bytes[..s.len], &mut out);
         black_box(done.expect("valid stream"));
         black_box(&out);
@@ -335,6 +351,15 @@ fn encode_signed(group: &mut Group<'_>, workload: &Workload) {
         })
         .collect();
     let mut out = Vec::with_capacity(BATCH * 10);
+    for batch in &batches {
+        let mut looped = Vec::new();
+        for &value in batch {
+            bijou_core::bijou64s::encode(value, &mut looped);
+        }
+        out.clear();
+        bijou_core::bijou64s::encode_batch(batch, &mut out);
+        assert_eq!(out, looped, "{BATCH_NAME} signed encode");
+    }
     let id = BenchmarkId::new(BijouCore::NAME, workload.name);
     cycled(group, id, &batches, |batch| {
         out.clear();
@@ -393,8 +418,8 @@ fn varints(c: &mut Criterion) {
     g.finish();
 }
 
-/// ~300 benchmarks: shorter than criterion's default 3 s + 5 s each keeps a
-/// full run near 20 minutes on 2 cores. CLI flags (`--quick` in the xtask)
+/// ~300 benchmarks: shorter than criterion's default 3 s + 5 s each keeps
+/// this bench near 20 minutes (pinned to one core: about 35). CLI flags (`--quick` in the xtask)
 /// override these.
 fn config() -> Criterion {
     Criterion::default()

@@ -12,10 +12,11 @@
 //!   crate's one-shot writing into the same kind of output slice.
 //!
 //! Every benchmark declares `Throughput::Bytes`, so criterion reports MB/s.
-//! The first function of each group is sha1-fast's default dispatch (the
-//! public free function, on the backend `Backend::detect` picks), the one
-//! `cargo xtask bench` reports ratios against; every other available
-//! backend follows, called through its `Backend` method.
+//! The first function of each group is sha1-fast's default dispatch, the
+//! one `cargo xtask bench` reports ratios against: the public free
+//! function (`digest`, `digest_many_into`), or in `compress` the method
+//! of the backend `Backend::detect` picks; every other available backend
+//! follows, called through its `Backend` method.
 //!
 //! Run directly (`cargo bench -p bijou-benches --bench sha1`; add
 //! `-- '^none$'` to skip criterion), it then prints the same comparisons
@@ -159,6 +160,7 @@ fn bench_each(
             for (message, digest) in messages.iter().zip(&mut out) {
                 *digest = one(black_box(message));
             }
+            black_box(&out);
         });
     });
 }
@@ -179,6 +181,7 @@ fn many(c: &mut Criterion) {
                         backend.digest_many_into(black_box(&messages), &mut out)
                     };
                     result.expect("one slot per message");
+                    black_box(&out);
                 });
             });
         }
@@ -282,6 +285,7 @@ fn each_message<'a>(
         for (message, digest) in messages.iter().zip(&mut out) {
             *digest = one(black_box(message));
         }
+        black_box(&out);
     };
     (peer.to_owned(), Box::new(run))
 }
@@ -337,6 +341,7 @@ fn many_table() {
                         backend.digest_many_into(black_box(&messages), &mut out)
                     };
                     result.expect("one slot per message");
+                    black_box(&out);
                 });
                 contenders.push((fast_name(backend), run));
             }
