@@ -134,13 +134,18 @@ impl Buf for Rope {
 }
 
 /// A reader that hands out 1–3 bytes per call, following `pattern`, and
-/// fails with `Interrupted` whenever the pattern says 0.
+/// fails with `Interrupted` (or, made [`non_blocking`](Self::non_blocking),
+/// `WouldBlock`) whenever the pattern says 0.
 pub(crate) struct Trickle<'a> {
     bytes: &'a [u8],
     pattern: Vec<u8>,
     calls: usize,
-    /// Fail with this error kind once `fail_at` bytes have been handed out.
+    /// The error of a 0 step.
+    pause: io::ErrorKind,
+    /// Fail with this error kind once `fail_at` bytes have been handed out:
+    /// from then on, or with `fail_once` only the first time.
     fail_at: Option<(usize, io::ErrorKind)>,
+    fail_once: bool,
     delivered: usize,
 }
 
@@ -153,9 +158,18 @@ impl<'a> Trickle<'a> {
             bytes,
             pattern,
             calls: 0,
+            pause: io::ErrorKind::Interrupted,
             fail_at: None,
+            fail_once: false,
             delivered: 0,
         }
+    }
+
+    /// A non-blocking source: 0 steps are `WouldBlock`, which the caller
+    /// sees, instead of `Interrupted`, which it retries.
+    pub(crate) fn non_blocking(mut self) -> Self {
+        self.pause = io::ErrorKind::WouldBlock;
+        self
     }
 
     pub(crate) fn failing_at(mut self, position: usize, kind: io::ErrorKind) -> Self {
@@ -163,8 +177,30 @@ impl<'a> Trickle<'a> {
         self
     }
 
+    /// Fails once with `kind` when `position` bytes have gone out, then
+    /// goes on.
+    pub(crate) fn failing_once_at(mut self, position: usize, kind: io::ErrorKind) -> Self {
+        self.fail_once = true;
+        self.failing_at(position, kind)
+    }
+
+    /// Whether a failure set up with `failing_*_at` is still to come.
+    pub(crate) fn failure_pending(&self) -> bool {
+        self.fail_at.is_some()
+    }
+
     pub(crate) fn rest(&self) -> &'a [u8] {
         self.bytes
+    }
+}
+
+/// Counts the bytes instead of printing them: the tests print readers that
+/// hold megabytes.
+impl std::fmt::Debug for Trickle<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Trickle")
+            .field("left", &self.bytes.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -175,10 +211,13 @@ impl Read for Trickle<'_> {
         if let Some((position, kind)) = self.fail_at
             && self.delivered >= position
         {
+            if self.fail_once {
+                self.fail_at = None;
+            }
             return Err(io::Error::new(kind, "the reader broke"));
         }
         if step == 0 {
-            return Err(io::ErrorKind::Interrupted.into());
+            return Err(self.pause.into());
         }
         let mut len = usize::from(step).min(out.len()).min(self.bytes.len());
         if let Some((position, _)) = self.fail_at {

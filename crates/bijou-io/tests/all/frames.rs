@@ -22,69 +22,10 @@ impl Read for MustNotRead {
     }
 }
 
-/// A non-blocking source: hands out `bytes` in pieces of `steps` (cycled)
-/// and says `WouldBlock` for every step of 0; with `stall_at`, it also says
-/// `TimedOut`, once, when that many bytes have gone out.
-struct Stalling<'a> {
-    bytes: &'a [u8],
-    steps: Vec<usize>,
-    calls: usize,
-    delivered: usize,
-    stall_at: Option<usize>,
-}
-
-impl<'a> Stalling<'a> {
-    fn new(bytes: &'a [u8], steps: &[usize]) -> Self {
-        let mut steps = steps.to_vec();
-        // At least one step must deliver bytes.
-        steps.push(1);
-        Stalling {
-            bytes,
-            steps,
-            calls: 0,
-            delivered: 0,
-            stall_at: None,
-        }
-    }
-
-    fn stalling_once_at(mut self, position: usize) -> Self {
-        self.stall_at = Some(position);
-        self
-    }
-}
-
-impl std::fmt::Debug for Stalling<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Stalling").finish_non_exhaustive()
-    }
-}
-
-impl Read for Stalling<'_> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.stall_at == Some(self.delivered) {
-            self.stall_at = None;
-            return Err(ErrorKind::TimedOut.into());
-        }
-        let step = self.steps[self.calls % self.steps.len()];
-        self.calls += 1;
-        if step == 0 {
-            return Err(ErrorKind::WouldBlock.into());
-        }
-        let mut len = step.min(out.len()).min(self.bytes.len());
-        if let Some(position) = self.stall_at {
-            len = len.min(position - self.delivered);
-        }
-        out[..len].copy_from_slice(&self.bytes[..len]);
-        self.bytes = &self.bytes[len..];
-        self.delivered += len;
-        Ok(len)
-    }
-}
-
 /// Every frame `reader` yields, calling `read_frame` again after each
 /// `WouldBlock` or `TimedOut` (as a non-blocking caller would once the
 /// source is readable again), up to a clean end of stream.
-fn read_all_resuming(reader: &mut FrameReader<Stalling<'_>>) -> Vec<Vec<u8>> {
+fn read_all_resuming(reader: &mut FrameReader<Trickle<'_>>) -> Vec<Vec<u8>> {
     let mut frames = Vec::new();
     let mut stalls = 0;
     loop {
@@ -159,9 +100,9 @@ proptest! {
     /// Over a non-blocking source, `WouldBlock` anywhere (in a prefix, in
     /// a payload, between frames) loses no byte: calling again resumes.
     #[test]
-    fn a_frame_reader_resumes_after_would_block(payloads in payloads(), steps in proptest::collection::vec(0usize..4, 1..12)) {
+    fn a_frame_reader_resumes_after_would_block(payloads in payloads(), steps in proptest::collection::vec(0u8..4, 1..12)) {
         let wire = encode_frames(&payloads);
-        let mut reader = FrameReader::new(Stalling::new(&wire, &steps));
+        let mut reader = FrameReader::new(Trickle::new(&wire, &steps).non_blocking());
         prop_assert_eq!(read_all_resuming(&mut reader), payloads);
     }
 
@@ -556,15 +497,16 @@ fn a_frame_reader_resumes_after_an_error_at_any_position() {
         wire.len(),
     ]);
     for position in positions {
-        let mut reader = FrameReader::new(Stalling::new(&wire, &[3]).stalling_once_at(position));
+        let mut reader = FrameReader::new(
+            Trickle::new(&wire, &[3]).failing_once_at(position, ErrorKind::TimedOut),
+        );
         assert_eq!(
             read_all_resuming(&mut reader),
             payloads,
             "stalled at byte {position}"
         );
-        assert_eq!(
-            reader.get_ref().stall_at,
-            None,
+        assert!(
+            !reader.get_ref().failure_pending(),
             "the stall at {position} was reached"
         );
     }
@@ -575,7 +517,8 @@ fn a_frame_reader_resumes_after_an_error_at_any_position() {
 fn a_frame_error_after_a_stall_abandons_the_frame() {
     // A 3-byte frame over a 2-byte limit, its prefix arriving after a stall.
     let wire = [0x03, 0x01, b'x', 0x00];
-    let mut reader = FrameReader::with_max_frame_len(Stalling::new(&wire, &[0, 1]), 2);
+    let mut reader =
+        FrameReader::with_max_frame_len(Trickle::new(&wire, &[0, 1]).non_blocking(), 2);
     let error = loop {
         match reader.read_frame() {
             Err(error) if error.kind() == ErrorKind::WouldBlock => {}
@@ -596,7 +539,9 @@ fn a_frame_error_after_a_stall_abandons_the_frame() {
 fn a_frame_reader_debug_counts_the_partial_payload() {
     let mut wire = header(1 << 20);
     wire.extend_from_slice(&[0xAB; 100_000]);
-    let mut reader = FrameReader::new(Stalling::new(&wire, &[4096]).stalling_once_at(wire.len()));
+    let mut reader = FrameReader::new(
+        Trickle::new(&wire, &[3]).failing_once_at(wire.len(), ErrorKind::TimedOut),
+    );
     assert_eq!(reader.read_frame().unwrap_err().kind(), ErrorKind::TimedOut);
     assert!(reader.has_partial());
     let debug = format!("{reader:?}");
@@ -611,7 +556,8 @@ fn a_frame_reader_holds_a_partial_prefix() {
     // 70 000 announced in a 4-byte prefix; a stall after its first 2 bytes.
     let wire = header(70_000);
     assert_eq!(wire.len(), 4);
-    let mut reader = FrameReader::new(Stalling::new(&wire[..2], &[1]).stalling_once_at(2));
+    let mut reader =
+        FrameReader::new(Trickle::new(&wire[..2], &[1]).failing_once_at(2, ErrorKind::TimedOut));
     assert!(!reader.has_partial());
     assert_eq!(reader.read_frame().unwrap_err().kind(), ErrorKind::TimedOut);
     assert!(reader.has_partial());
