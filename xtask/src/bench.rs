@@ -21,7 +21,9 @@ Runs every criterion bench of the bijou-benches package (benches/benches/*.rs),
 the sha1 bench a second time with the sha1 crate forced to its software
 backend, then prints each group as a table: criterion's median per input, in
 ns/value or MB/s, and each peer's ratio to the group's first function
-(\"2.00x\": the first function is twice as fast).
+(\"2.00x\": the first function is twice as fast). A peer named crate/setting
+(prost/Bytes) is compared with the first function's crate on the same setting
+(bijou-io/Bytes) where the group has it.
 
 Options:
   --quick         About two minutes of measuring: 0.3 s warm-up, 0.7 s
@@ -278,10 +280,58 @@ impl<'a> Group<'a> {
         self.cells.get(&(function, param)).copied()
     }
 
-    /// How many times faster the subject is than `function` on `param`.
+    /// The function `function` is compared with: the subject, except that
+    /// a peer named `crate/setting` (`prost/Bytes`) is compared with the
+    /// subject's crate on the same setting (`bijou-io/Bytes`) where the
+    /// group has it, so a buffer or reader type is never priced as the
+    /// peer's. The subject's own other settings are compared with the
+    /// subject (what `Bytes` costs over a slice).
+    pub(crate) fn baseline(&self, function: &str) -> &'a str {
+        let subject = self.functions[0];
+        let like_for_like = subject
+            .split_once('/')
+            .zip(function.split_once('/'))
+            .filter(|((ours, _), (theirs, _))| ours != theirs)
+            .and_then(|((ours, _), (_, setting))| {
+                self.functions
+                    .iter()
+                    .find(|f| f.split_once('/') == Some((ours, setting)))
+            });
+        like_for_like.copied().unwrap_or(subject)
+    }
+
+    /// How many times faster `function`'s baseline (see
+    /// [`Group::baseline`]) is than `function` on `param`.
     pub(crate) fn ratio(&self, function: &str, param: &str) -> Option<f64> {
-        let subject = self.get(self.functions[0], param)?;
-        Some(self.get(function, param)?.median_ns / subject.median_ns)
+        let baseline = self.get(self.baseline(function), param)?;
+        Some(self.get(function, param)?.median_ns / baseline.median_ns)
+    }
+
+    /// The peers compared with something other than the subject, each with
+    /// its baseline.
+    pub(crate) fn like_for_like(&self) -> Vec<(&'a str, &'a str)> {
+        self.functions[1..]
+            .iter()
+            .map(|&f| (f, self.baseline(f)))
+            .filter(|&(_, baseline)| baseline != self.functions[0])
+            .collect()
+    }
+
+    /// A sentence naming the peers compared with something other than the
+    /// subject, for under the group's table; `None` when there are none.
+    pub(crate) fn like_for_like_note(&self) -> Option<String> {
+        let pairs = self.like_for_like();
+        (!pairs.is_empty()).then(|| {
+            let pairs: Vec<String> = pairs
+                .iter()
+                .map(|(peer, baseline)| format!("{peer} with {baseline}"))
+                .collect();
+            format!(
+                "Peers are compared on the same setting: {}; the rest with {}.",
+                pairs.join(", "),
+                self.functions[0]
+            )
+        })
     }
 
     /// The subject's speed-up over `function`: the geometric mean of the
@@ -864,6 +914,9 @@ fn print(results: &[BenchResults]) {
                 &header.iter().map(String::as_str).collect::<Vec<_>>(),
                 &rows,
             );
+            if let Some(note) = group.like_for_like_note() {
+                println!("{note}");
+            }
         }
     }
 }
@@ -926,6 +979,35 @@ mod tests {
         assert_eq!(header, ["input", "us", "them"]);
         assert_eq!(rows[0], ["tiny", "1.000", "2.000 (2.00×)"]);
         assert_eq!(rows[1], ["large", "10.00", "5.000 (0.50×)"]);
+        assert!(enc.like_for_like().is_empty());
+    }
+
+    #[test]
+    fn peers_are_compared_on_the_same_setting() {
+        let results = [
+            m("io", "ours/slice", "mix", 1.0),
+            m("io", "theirs/slice", "mix", 3.0),
+            m("io", "ours/Bytes", "mix", 2.0),
+            m("io", "theirs/Bytes", "mix", 3.0),
+            m("io", "theirs/Cursor", "mix", 4.0),
+            m("io", "plain", "mix", 5.0),
+        ];
+        let io = &groups(&results)[0];
+        assert_eq!(io.baseline("theirs/slice"), "ours/slice");
+        assert_eq!(io.baseline("theirs/Bytes"), "ours/Bytes");
+        // No `ours/Cursor`, and our own settings: the subject.
+        assert_eq!(io.baseline("theirs/Cursor"), "ours/slice");
+        assert_eq!(io.baseline("ours/Bytes"), "ours/slice");
+        assert_eq!(io.baseline("plain"), "ours/slice");
+        assert_eq!(io.ratio("theirs/Bytes", "mix"), Some(1.5));
+        assert_eq!(io.ratio("ours/Bytes", "mix"), Some(2.0));
+        assert_eq!(io.like_for_like(), [("theirs/Bytes", "ours/Bytes")]);
+        assert_eq!(
+            io.like_for_like_note().unwrap(),
+            "Peers are compared on the same setting: theirs/Bytes with ours/Bytes; the rest with ours/slice."
+        );
+        let (_, rows) = io.table();
+        assert_eq!(rows[0][4], "0.750 (1.50×)"); // ns per value of 4
     }
 
     #[test]

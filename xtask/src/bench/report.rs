@@ -303,8 +303,14 @@ fn summary(out: &mut String, bench: &BenchResults) {
     let _ = writeln!(
         out,
         "**{}**: how many times faster each group's subject is than each \
-         peer (geometric mean over the inputs):\n",
-        bench.name
+         peer (geometric mean over the inputs{}):\n",
+        bench.name,
+        if groups.iter().any(|g| !g.like_for_like().is_empty()) {
+            "; a peer named crate/setting against the subject's crate on the \
+             same setting, as each group's section says"
+        } else {
+            ""
+        }
     );
     let mut header = vec!["group".to_owned(), "subject".to_owned()];
     header.extend(peers.iter().map(|p| (*p).to_owned()));
@@ -344,6 +350,9 @@ fn group_section(
     } else {
         let (header, rows) = group.table();
         markdown_table(out, &header, &rows);
+        if let Some(note) = group.like_for_like_note() {
+            let _ = writeln!(out, "{note}\n");
+        }
     }
     let file = chart_file(group.name);
     std::fs::write(dir.join(&file), group.chart().render()).map_err(|e| format!("{file}: {e}"))?;
@@ -404,7 +413,10 @@ pub(crate) fn write(dir: &Path, results: &[BenchResults], context: &Context) -> 
          - In each table the first function column is the subject \
          (bijou-core, sha1-fast, …). Every other cell reads `number (r×)`: \
          the subject is r times as fast as that column (above 1× the subject \
-         wins, below 1× the peer does).\n\
+         wins, below 1× the peer does). Where functions are named \
+         crate/setting (a buffer or reader type), a peer is compared with the \
+         subject's crate on the same setting, as the note under the table \
+         says.\n\
          - Shared and virtual machines are noisy: trust ratios within one \
          report more than absolute numbers across reports.\n"
     );

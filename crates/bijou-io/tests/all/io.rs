@@ -206,3 +206,37 @@ fn value_read_like_matches_width() {
         Value::I32(-2)
     );
 }
+
+/// A broken reader that fills the buffer honestly, or with what is left,
+/// but claims five bytes more than it wrote whenever it filled the buffer.
+struct Overclaiming<'a>(&'a [u8]);
+
+impl Read for Overclaiming<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let len = out.len().min(self.0.len());
+        out[..len].copy_from_slice(&self.0[..len]);
+        self.0 = &self.0[len..];
+        Ok(if len == out.len() && len > 0 {
+            len + 5
+        } else {
+            len
+        })
+    }
+}
+
+/// `Read::read` promises at most `out.len()`; a reader that breaks the
+/// promise is held to it rather than trusted (no index past the value, no
+/// clean end of stream made up from a claim of 6 bytes for the 1-byte tag).
+#[test]
+fn a_reader_claiming_more_than_the_buffer_is_capped() {
+    let values = [0u64, 300, u64::MAX, 7, 1 << 40];
+    let mut wire = Vec::new();
+    for value in values {
+        wire.write_bijou64(value).unwrap();
+    }
+    let mut reader = Overclaiming(&wire);
+    for value in values {
+        assert_eq!(reader.read_bijou64().unwrap(), value);
+    }
+    assert_eq!(reader.try_read_bijou64().unwrap(), None);
+}
