@@ -6,9 +6,10 @@
 //! parsing the whole stream at once. Re-encoding the frames with the
 //! `FrameEncoder` gives back exactly the bytes they were decoded from.
 //!
-//! `cargo xtask fuzz` runs this target with `-malloc_limit_mb=1`: with a
-//! limit of at most 64 KiB, any single allocation of 1 MiB or more means a
-//! decoder trusted an announced length.
+//! `cargo xtask fuzz` runs this target with `-malloc_limit_mb=1`: inputs
+//! are far below 1 MiB and both decoders reserve at most 64 KiB ahead of
+//! what arrived, so with or without a frame limit any single allocation of
+//! 1 MiB or more means a decoder trusted an announced length.
 //!
 //! Input: byte 0 sets `max_frame_len` to its square (0 to 64516 bytes, fine
 //! steps where frames fit in an input), or with 255 to `usize::MAX` (no

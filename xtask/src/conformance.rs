@@ -16,9 +16,9 @@ passed, failed, time. Exits non-zero on any failure, naming each failing case
 (input, expected, got), and on any missing or malformed vector file.
 
 Options:
-  --exhaustive  Also decode every 1-, 2- and 3-byte string with bijou32 and
-                bijou64 against the naive oracle, and round-trip every u32
-                through bijou32 (about a minute on 2 cores)
+  --exhaustive  Also decode every 1-, 2- and 3-byte string with bijou32,
+                bijou64 and bijou128 against the naive oracle, and round-trip
+                every u32 through bijou32 (about a minute on 2 cores)
   --long        Also run the long SHA-1 checks (the 1 GiB FIPS vector), with
                 a progress bar on stderr
   -h, --help    Print this message";

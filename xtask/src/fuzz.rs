@@ -19,7 +19,8 @@ the fuzz targets under fuzz/ with cargo-fuzz on the nightly toolchain, runs
 each target (or only TARGET) for N seconds and prints a table: target,
 seconds, runs, coverage (libFuzzer's final `cov:` edge count), result.
 Exits non-zero if any target crashes; the crashing input is saved under
-fuzz/artifacts/<target>/ and the end of libFuzzer's log is printed. Full logs
+fuzz/artifacts/<target>/ and the panic, the saved input and how to
+reproduce it are printed. Full logs
 are kept in fuzz/target/xtask-logs/. Installs the nightly toolchain and
 cargo-fuzz when they are missing.
 
@@ -62,8 +63,9 @@ const TARGETS: &[Target] = &[
     Target {
         name: "frame_decoder",
         seeds: frame_seeds,
-        // Its frames are at most 64 KiB, so one allocation of 1 MiB means
-        // a decoder trusted an announced length.
+        // Its inputs are far below 1 MiB and the decoders reserve at most
+        // 64 KiB ahead, so one allocation of 1 MiB means a decoder trusted
+        // an announced length (the frame limit may be none at all).
         flags: &["-malloc_limit_mb=1"],
     },
     Target {

@@ -8,6 +8,11 @@ use thiserror::Error;
 /// tag announces, and a top-tier payload that does not fit the target type.
 /// There is no "non-canonical" error because no byte string is non-canonical.
 ///
+/// The enum is exhaustive on purpose: the format is fixed, so these are all
+/// the ways a decode can fail, and a `match` may name both without a
+/// wildcard arm. A new variant would come only with a new format, in a
+/// major release.
+///
 /// # Examples
 ///
 /// ```
@@ -43,6 +48,9 @@ pub enum DecodeError {
 
 /// Why [`encode_into`](crate::bijou64::encode_into) could not write a value.
 ///
+/// Exhaustive on purpose, like [`DecodeError`]: every value has an
+/// encoding, so a short output slice is the only way encoding can fail.
+///
 /// # Examples
 ///
 /// ```
@@ -71,7 +79,8 @@ pub enum EncodeError {
 ///
 /// A value cut off at the end of the input is not an error for a batch (it is
 /// left unconsumed so a streaming caller can refill), so overflow is the only
-/// failure. The values before `offset` were decoded and written.
+/// failure. The values before `offset` were decoded and written. Exhaustive
+/// on purpose, like [`DecodeError`].
 ///
 /// # Examples
 ///
@@ -121,6 +130,26 @@ impl BatchDecodeError {
     }
 }
 
+/// The single-value error, as [`BatchDecodeError::decode_error`]; the
+/// offset and count are dropped.
+///
+/// ```
+/// use bijou_core::{bijou64, DecodeError};
+///
+/// fn first_two(input: &[u8]) -> Result<[u64; 2], DecodeError> {
+///     let mut out = [0u64; 2];
+///     bijou64::decode_batch(input, &mut out)?;
+///     Ok(out)
+/// }
+/// assert_eq!(first_two(&[0xFF; 9]), Err(DecodeError::Overflow));
+/// ```
+impl From<BatchDecodeError> for DecodeError {
+    #[inline]
+    fn from(error: BatchDecodeError) -> Self {
+        error.decode_error()
+    }
+}
+
 #[cfg(feature = "std")]
 impl From<DecodeError> for std::io::Error {
     /// `Truncated` maps to `UnexpectedEof`, `Overflow` to `InvalidData`; the
@@ -142,5 +171,26 @@ impl From<BatchDecodeError> for std::io::Error {
     /// ([`get_ref`](std::io::Error::get_ref) and a downcast give it back).
     fn from(error: BatchDecodeError) -> Self {
         std::io::Error::new(std::io::ErrorKind::InvalidData, error)
+    }
+}
+
+#[cfg(feature = "std")]
+impl From<EncodeError> for std::io::Error {
+    /// Maps to `WriteZero`, as std's `Write` for a full `&mut [u8]` does,
+    /// with the `EncodeError` as the inner error
+    /// ([`get_ref`](std::io::Error::get_ref) and a downcast give it back).
+    ///
+    /// ```
+    /// use std::io::ErrorKind;
+    /// use bijou_core::bijou64;
+    ///
+    /// fn header(out: &mut [u8], len: u64) -> std::io::Result<usize> {
+    ///     Ok(bijou64::encode_into(len, out)?)
+    /// }
+    /// assert_eq!(header(&mut [0; 1], 300).unwrap_err().kind(), ErrorKind::WriteZero);
+    /// assert_eq!(header(&mut [0; 9], 300).unwrap(), 2);
+    /// ```
+    fn from(error: EncodeError) -> Self {
+        std::io::Error::new(std::io::ErrorKind::WriteZero, error)
     }
 }

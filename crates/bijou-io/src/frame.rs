@@ -479,7 +479,6 @@ mod io_frames {
 
     use super::{
         DEFAULT_MAX_FRAME_LEN, FrameError, RESERVE_AHEAD, checked_len, checked_payload_len,
-        payload_len,
     };
     use crate::WriteExt;
     use crate::io::read_some;
@@ -752,23 +751,33 @@ mod io_frames {
                         // at most what it holds or RESERVE_AHEAD, and never
                         // past the frame: its capacity stays within the
                         // announced length and twice what arrived plus
-                        // 64 KiB. (`read_to_end` alone would double it, up
-                        // to twice `max_frame_len`.) Each step's buffer is
-                        // reserved exactly, so `read_to_end` fills it and
-                        // stops at the step's limit without growing it.
-                        while payload.len() < *len {
-                            let step = (*len - payload.len()).min(payload.len().max(RESERVE_AHEAD));
+                        // 64 KiB. Each step is zeroed and filled through
+                        // `read_some`, which holds a reader to the buffer
+                        // it was given (std's `Take` panics on a reader
+                        // that claims more).
+                        let mut end_of_stream = false;
+                        while payload.len() < *len && !end_of_stream {
+                            let arrived = payload.len();
+                            let step = (*len - arrived).min(arrived.max(RESERVE_AHEAD));
                             payload.reserve_exact(step);
-                            // An error returns with the bytes read so far
-                            // appended (`read_to_end`'s contract): kept.
-                            let read = self
-                                .inner
-                                .by_ref()
-                                .take(payload_len(step))
-                                .read_to_end(payload)?;
-                            if read < step {
-                                break; // end of stream
+                            payload.resize(arrived + step, 0);
+                            let mut filled = arrived;
+                            while filled < arrived + step {
+                                match read_some(&mut self.inner, &mut payload[filled..]) {
+                                    Ok(0) => {
+                                        end_of_stream = true;
+                                        break;
+                                    }
+                                    Ok(read) => filled += read,
+                                    Err(error) => {
+                                        // The bytes read so far are kept
+                                        // for the next call.
+                                        payload.truncate(filled);
+                                        return Err(error);
+                                    }
+                                }
                             }
+                            payload.truncate(filled);
                         }
                         let (header, len, arrived) = (*header, *len, payload.len());
                         let frame = core::mem::take(payload);

@@ -36,7 +36,9 @@ mod frame;
 mod io;
 mod stream;
 
-pub use bijou_core::{Bijou, DecodeError, EncodeError, MAX_ENCODED_LEN};
+// Everything the re-exported `Bijou` trait names, so a bijou-io user needs
+// no bijou-core dependency of their own.
+pub use bijou_core::{BatchDecodeError, Bijou, DecodeError, EncodeError, Encoded, MAX_ENCODED_LEN};
 
 #[cfg(feature = "bytes")]
 pub use buf::{BufExt, BufMutExt};

@@ -313,6 +313,7 @@ impl<T: Bijou> fmt::Debug for StreamDecoder<T> {
 /// assert_eq!(values.next(), Some(Ok(1)));
 /// assert_eq!(values.remainder(), &[0x02, 0x03]);
 /// ```
+#[must_use = "iterators are lazy: the piece reaches the decoder only as the values are taken"]
 pub struct Values<'d, 'i, T: Bijou> {
     decoder: &'d mut StreamDecoder<T>,
     input: &'i [u8],

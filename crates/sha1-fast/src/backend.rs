@@ -187,6 +187,7 @@ impl Backend {
     /// assert!(!usable.is_empty());
     /// ```
     #[inline]
+    #[must_use]
     pub fn is_available(self) -> bool {
         self.engine().is_some()
     }
@@ -199,6 +200,7 @@ impl Backend {
     /// assert_eq!(sha1_fast::Backend::ShaNi.name(), "shani");
     /// assert_eq!(sha1_fast::Backend::SimdSchedule.name(), "simd");
     /// ```
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Backend::ShaNi => "shani",
@@ -216,6 +218,7 @@ impl Backend {
     /// assert_eq!(Backend::from_name("scalar"), Some(Backend::Scalar));
     /// assert_eq!(Backend::from_name("turbo"), None);
     /// ```
+    #[must_use]
     pub fn from_name(name: &str) -> Option<Backend> {
         Backend::ALL.iter().copied().find(|b| b.name() == name)
     }
@@ -246,6 +249,7 @@ impl Backend {
     /// assert_eq!(sha1_fast::Sha1::new().backend(), backend);
     /// ```
     #[inline]
+    #[must_use]
     pub fn detect() -> Backend {
         match Backend::ALL.get(usize::from(DETECTED.load(Ordering::Relaxed))) {
             Some(&backend) => backend,
@@ -335,10 +339,10 @@ impl Backend {
     /// use sha1_fast::Backend;
     ///
     /// let blocks = [[0u8; 64]; 4];
-    /// let mut expected = sha1_fast::reference::H0;
-    /// sha1_fast::reference::compress(&mut expected, &blocks);
+    /// let mut expected = sha1_fast::INITIAL_STATE;
+    /// Backend::Scalar.compress(&mut expected, &blocks); // always available
     /// for &backend in Backend::ALL.iter().filter(|b| b.is_available()) {
-    ///     let mut state = sha1_fast::reference::H0;
+    ///     let mut state = sha1_fast::INITIAL_STATE;
     ///     backend.compress(&mut state, &blocks);
     ///     assert_eq!(state, expected, "{backend}");
     /// }
@@ -365,6 +369,7 @@ impl Backend {
     /// ```
     #[inline]
     #[track_caller]
+    #[must_use]
     pub fn digest(self, data: &[u8]) -> Digest {
         self.engine_or_panic().digest(data)
     }

@@ -37,6 +37,7 @@ impl Digest {
     /// assert_eq!(d.to_string(), "ab".repeat(20));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn from_bytes(bytes: [u8; Digest::LEN]) -> Digest {
         Digest(bytes)
     }
@@ -47,6 +48,7 @@ impl Digest {
     /// assert_eq!(sha1_fast::digest(b"").as_bytes()[..2], [0xDA, 0x39]);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn as_bytes(&self) -> &[u8; Digest::LEN] {
         &self.0
     }
@@ -58,6 +60,7 @@ impl Digest {
     /// assert_eq!(bytes[19], 0x09);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn to_bytes(self) -> [u8; Digest::LEN] {
         self.0
     }
@@ -102,6 +105,28 @@ impl From<[u8; Digest::LEN]> for Digest {
     #[inline]
     fn from(bytes: [u8; Digest::LEN]) -> Digest {
         Digest(bytes)
+    }
+}
+
+/// Reads raw digest bytes from a slice of exactly 20 bytes (a git tree
+/// entry's object id, say); any other length is the standard library's
+/// [`TryFromSliceError`](core::array::TryFromSliceError), as for arrays.
+///
+/// ```
+/// use sha1_fast::Digest;
+///
+/// let entry: &[u8] = &[0xAB; 25];
+/// let id = Digest::try_from(&entry[5..])?;
+/// assert_eq!(id, Digest::from_bytes([0xAB; 20]));
+/// assert!(Digest::try_from(&entry[..19]).is_err());
+/// # Ok::<(), core::array::TryFromSliceError>(())
+/// ```
+impl TryFrom<&[u8]> for Digest {
+    type Error = core::array::TryFromSliceError;
+
+    #[inline]
+    fn try_from(bytes: &[u8]) -> Result<Digest, Self::Error> {
+        <[u8; Digest::LEN]>::try_from(bytes).map(Digest)
     }
 }
 
@@ -187,7 +212,7 @@ impl fmt::Debug for Digest {
 /// let err: Box<dyn std::error::Error> = Box::new("".parse::<Digest>().unwrap_err());
 /// assert!(err.to_string().contains("found 0 bytes"));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseDigestError {
     /// The string is not 40 bytes long.

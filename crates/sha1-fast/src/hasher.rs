@@ -42,6 +42,7 @@ impl Sha1 {
     /// assert_eq!(hasher.backend(), sha1_fast::Backend::detect());
     /// ```
     #[inline]
+    #[must_use]
     pub fn new() -> Sha1 {
         Sha1::start(Backend::detect())
     }
@@ -57,6 +58,7 @@ impl Sha1 {
     /// assert_eq!(hasher.finalize(), sha1_fast::digest(b"abc"));
     /// ```
     #[inline]
+    #[must_use]
     pub fn with_backend(backend: Backend) -> Option<Sha1> {
         backend.is_available().then(|| Sha1::start(backend))
     }
@@ -79,6 +81,7 @@ impl Sha1 {
     /// assert_eq!(Sha1::with_backend(Backend::Scalar).unwrap().backend(), Backend::Scalar);
     /// ```
     #[inline]
+    #[must_use]
     pub fn backend(&self) -> Backend {
         self.backend
     }
@@ -121,6 +124,7 @@ impl Sha1 {
     /// hasher.update(b"abc");
     /// assert_eq!(hasher.finalize().to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
     /// ```
+    #[must_use]
     pub fn finalize(mut self) -> Digest {
         let mut tail = Padded::EMPTY;
         tail.fill(&self.buffer[..self.buffered], self.len);

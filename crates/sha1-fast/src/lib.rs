@@ -36,6 +36,18 @@ pub use hasher::Sha1;
 pub use many::digest_many;
 pub use many::{LengthMismatch, digest_many_into};
 
+/// The state [`compress`] starts a message from: FIPS 180-4's initial hash
+/// value H(0) (§5.3.1).
+///
+/// ```
+/// let mut block = [0u8; 64];
+/// block[0] = 0x80; // the empty message, padded
+/// let mut state = sha1_fast::INITIAL_STATE;
+/// sha1_fast::compress(&mut state, &[block]);
+/// assert_eq!(state[0], 0xDA39_A3EE); // sha1("") starts da39a3ee
+/// ```
+pub const INITIAL_STATE: [u32; 5] = consts::H0;
+
 /// SHA-1 of `data` in one call, with the backend [`Backend::detect`]
 /// picks.
 ///
@@ -49,6 +61,7 @@ pub use many::{LengthMismatch, digest_many_into};
 /// assert_eq!(d.to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
 /// ```
 #[inline]
+#[must_use]
 pub fn digest(data: &[u8]) -> Digest {
     Backend::detect().digest(data)
 }
@@ -68,7 +81,7 @@ pub fn digest(data: &[u8]) -> Digest {
 /// block[3] = 0x80;
 /// block[63] = 24;
 ///
-/// let mut state = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]; // H(0)
+/// let mut state = sha1_fast::INITIAL_STATE;
 /// sha1_fast::compress(&mut state, &[block]);
 /// assert_eq!(state, [0xA9993E36, 0x4706816A, 0xBA3E2571, 0x7850C26C, 0x9CD0D89D]);
 /// ```

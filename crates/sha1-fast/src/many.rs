@@ -53,17 +53,19 @@ pub fn digest_many_into(messages: &[&[u8]], out: &mut [Digest]) -> Result<(), Le
 ///
 /// ```
 /// let err = sha1_fast::LengthMismatch { messages: 3, digests: 2 };
-/// assert_eq!(err.to_string(), "3 messages to hash but room for 2 digests");
+/// assert_eq!(err.to_string(), "message count (3) and digest count (2) differ: `out` needs one digest per message");
 ///
 /// let err = sha1_fast::LengthMismatch { messages: 1, digests: 0 };
-/// assert!(err.to_string().contains("room for 0 digests"));
+/// assert!(err.to_string().contains("digest count (0)"));
 ///
 /// // It travels in `Box<dyn Error>` and friends.
 /// let err: Box<dyn std::error::Error> = Box::new(sha1_fast::LengthMismatch { messages: 1, digests: 2 });
-/// assert!(err.to_string().starts_with("1 messages"));
+/// assert!(err.to_string().starts_with("message count (1) and digest count (2) differ"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("{messages} messages to hash but room for {digests} digests")]
+#[error(
+    "message count ({messages}) and digest count ({digests}) differ: `out` needs one digest per message"
+)]
 pub struct LengthMismatch {
     /// How many messages there were.
     pub messages: usize,

@@ -136,7 +136,7 @@ fn output_length_must_match() {
             digests: 2
         }
         .to_string(),
-        "3 messages to hash but room for 2 digests"
+        "message count (3) and digest count (2) differ: `out` needs one digest per message"
     );
 }
 

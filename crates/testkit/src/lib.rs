@@ -4,7 +4,9 @@
 //!   strict enough that a corrupted file fails loudly instead of testing less;
 //! - [`bijou_cases`]: runs a parsed bijou vector against `bijou-core`;
 //! - [`oracle`]: a naive transcription of the bijou spec, the independent
-//!   reference for property tests, exhaustive sweeps and fuzzing.
+//!   reference for property tests, exhaustive sweeps and fuzzing;
+//! - [`exhaustive`]: the sweeps over every short byte string and every
+//!   `u32`, shared by ignored tests and `cargo xtask conformance --exhaustive`.
 
 pub mod bijou_cases;
 pub mod exhaustive;

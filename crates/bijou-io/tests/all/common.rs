@@ -343,3 +343,20 @@ where
     assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
     assert_eq!(inner_error::<E>(error), Some(&expected));
 }
+
+/// A broken reader that fills the buffer honestly, or with what is left,
+/// but claims five bytes more than it wrote whenever it filled the buffer.
+pub(crate) struct Overclaiming<'a>(pub &'a [u8]);
+
+impl Read for Overclaiming<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let len = out.len().min(self.0.len());
+        out[..len].copy_from_slice(&self.0[..len]);
+        self.0 = &self.0[len..];
+        Ok(if len == out.len() && len > 0 {
+            len + 5
+        } else {
+            len
+        })
+    }
+}

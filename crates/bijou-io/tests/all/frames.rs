@@ -10,7 +10,7 @@ use bijou_io::{
 use bytes::BytesMut;
 use proptest::prelude::*;
 
-use crate::common::{self, Trickle, inner_error};
+use crate::common::{self, Overclaiming, Trickle, inner_error};
 use crate::largest_allocation;
 
 /// A reader that must never be reached.
@@ -466,6 +466,25 @@ fn a_frame_reader_stops_exactly_after_each_frame() {
     let mut reader = FrameReader::new(&wire[..]);
     assert_eq!(reader.read_frame().unwrap(), Some(b"hi".to_vec()));
     assert_eq!(reader.into_inner(), &[0xAB]);
+}
+
+/// A reader that claims more bytes than it was given is held to the
+/// buffer, in the length prefix and in payloads of one and several growth
+/// steps (std's `Take`, which the payload was once read through, panics).
+#[test]
+fn a_frame_reader_caps_a_reader_claiming_more_than_the_buffer() {
+    let payloads = [
+        Vec::new(),
+        b"hello".to_vec(),
+        vec![7u8; 70_000],
+        vec![1u8; 300],
+    ];
+    let wire = encode_frames(&payloads);
+    let mut reader = FrameReader::new(Overclaiming(&wire));
+    for payload in &payloads {
+        assert_eq!(reader.read_frame().unwrap().as_ref(), Some(payload));
+    }
+    assert_eq!(reader.read_frame().unwrap(), None);
 }
 
 /// An inner error at any byte position, in every part of a frame (each

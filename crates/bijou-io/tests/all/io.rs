@@ -6,7 +6,7 @@ use bijou_core::{Bijou, DecodeError};
 use bijou_io::{ReadExt, WriteExt};
 use proptest::prelude::*;
 
-use crate::common::{self, Trickle, Value, inner_error};
+use crate::common::{self, Overclaiming, Trickle, Value, inner_error};
 
 proptest! {
     #![proptest_config(common::config())]
@@ -205,23 +205,6 @@ fn value_read_like_matches_width() {
         Value::I32(0).read_like(&mut reader).unwrap(),
         Value::I32(-2)
     );
-}
-
-/// A broken reader that fills the buffer honestly, or with what is left,
-/// but claims five bytes more than it wrote whenever it filled the buffer.
-struct Overclaiming<'a>(&'a [u8]);
-
-impl Read for Overclaiming<'_> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let len = out.len().min(self.0.len());
-        out[..len].copy_from_slice(&self.0[..len]);
-        self.0 = &self.0[len..];
-        Ok(if len == out.len() && len > 0 {
-            len + 5
-        } else {
-            len
-        })
-    }
 }
 
 /// `Read::read` promises at most `out.len()`; a reader that breaks the
