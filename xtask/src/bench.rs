@@ -984,14 +984,15 @@ mod tests {
 
     #[test]
     fn peers_are_compared_on_the_same_setting() {
-        let results = [
-            m("io", "ours/slice", "mix", 1.0),
-            m("io", "theirs/slice", "mix", 3.0),
-            m("io", "ours/Bytes", "mix", 2.0),
-            m("io", "theirs/Bytes", "mix", 3.0),
-            m("io", "theirs/Cursor", "mix", 4.0),
-            m("io", "plain", "mix", 5.0),
+        let times = [
+            ("ours/slice", 1.0),
+            ("theirs/slice", 3.0),
+            ("ours/Bytes", 2.0),
+            ("theirs/Bytes", 3.0),
+            ("theirs/Cursor", 4.0),
+            ("plain", 5.0),
         ];
+        let results = times.map(|(function, ns)| m("io", function, "mix", ns));
         let io = &groups(&results)[0];
         assert_eq!(io.baseline("theirs/slice"), "ours/slice");
         assert_eq!(io.baseline("theirs/Bytes"), "ours/Bytes");
