@@ -51,6 +51,7 @@ impl Encoded {
     ///
     /// assert_eq!((-1i64).encoded().as_slice(), &[0x01]);
     /// ```
+    #[must_use]
     pub fn as_slice(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
     }
@@ -78,6 +79,27 @@ impl PartialEq<[u8]> for Encoded {
 impl<const N: usize> PartialEq<[u8; N]> for Encoded {
     fn eq(&self, other: &[u8; N]) -> bool {
         self.as_slice() == other
+    }
+}
+
+/// The same comparison from the slice's side (`bytes == encoded`).
+///
+/// ```
+/// use bijou_core::Bijou;
+///
+/// let wire: &[u8] = &[0xF8, 0x34];
+/// assert!(*wire == 300u64.encoded());
+/// assert!([0xF8, 0x34] == 300u64.encoded());
+/// ```
+impl PartialEq<Encoded> for [u8] {
+    fn eq(&self, other: &Encoded) -> bool {
+        self == other.as_slice()
+    }
+}
+
+impl<const N: usize> PartialEq<Encoded> for [u8; N] {
+    fn eq(&self, other: &Encoded) -> bool {
+        self.as_slice() == other.as_slice()
     }
 }
 
@@ -166,6 +188,7 @@ pub trait Bijou:
     ///
     /// assert_eq!(248u64.encoded_len(), 2);
     /// ```
+    #[must_use]
     fn encoded_len(self) -> usize;
 
     /// Total length of a value from its first byte.
@@ -177,6 +200,7 @@ pub trait Bijou:
     ///
     /// assert_eq!(<u64 as Bijou>::len_from_tag(0xF9), 3);
     /// ```
+    #[must_use]
     fn len_from_tag(tag: u8) -> usize;
 
     /// Encodes `self` into a stack buffer.
@@ -188,6 +212,7 @@ pub trait Bijou:
     ///
     /// assert_eq!(&*1000u64.encoded(), &[0xF9, 0x01, 0xF0]);
     /// ```
+    #[must_use]
     fn encoded(self) -> Encoded;
 
     /// Writes the encoding to the front of `out`.

@@ -78,6 +78,26 @@ impl<T: Bijou> Clone for ValueCodec<T> {
 
 impl<T: Bijou> Copy for ValueCodec<T> {}
 
+/// Codecs of one width hold nothing, so any two are equal (and hash
+/// alike), as `FrameCodec`s with the same limit are.
+///
+/// ```
+/// use bijou_io::ValueCodec;
+///
+/// assert_eq!(ValueCodec::<u64>::new(), ValueCodec::default());
+/// ```
+impl<T: Bijou> PartialEq for ValueCodec<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T: Bijou> Eq for ValueCodec<T> {}
+
+impl<T: Bijou> core::hash::Hash for ValueCodec<T> {
+    fn hash<H: core::hash::Hasher>(&self, _: &mut H) {}
+}
+
 impl<T: Bijou> fmt::Debug for ValueCodec<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ValueCodec")

@@ -625,6 +625,7 @@ mod io_frames {
         /// let reader = FrameReader::new(std::io::empty());
         /// assert_eq!(reader.max_frame_len(), DEFAULT_MAX_FRAME_LEN);
         /// ```
+        #[must_use]
         pub fn new(inner: R) -> Self {
             Self::with_max_frame_len(inner, DEFAULT_MAX_FRAME_LEN)
         }
@@ -639,6 +640,7 @@ mod io_frames {
         /// let reader = FrameReader::with_max_frame_len(std::io::empty(), 512);
         /// assert_eq!(reader.max_frame_len(), 512);
         /// ```
+        #[must_use]
         pub fn with_max_frame_len(inner: R, max_frame_len: usize) -> Self {
             FrameReader {
                 inner,
@@ -646,19 +648,6 @@ mod io_frames {
                 progress: Progress::BETWEEN_FRAMES,
                 finished: false,
             }
-        }
-
-        /// The largest payload, in bytes, this reader accepts.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::FrameReader;
-        ///
-        /// assert_eq!(FrameReader::with_max_frame_len(std::io::empty(), 9).max_frame_len(), 9);
-        /// ```
-        pub fn max_frame_len(&self) -> usize {
-            self.max_frame_len
         }
 
         /// Reads the next frame's payload, or `Ok(None)` when the stream ends
@@ -796,6 +785,23 @@ mod io_frames {
         fn truncated(needed: usize, available: usize) -> io::Error {
             FrameError::Truncated { needed, available }.into()
         }
+    }
+
+    // Accessors need no `Read` bound, as std's `BufReader`'s do not.
+    impl<R> FrameReader<R> {
+        /// The largest payload, in bytes, this reader accepts.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameReader;
+        ///
+        /// assert_eq!(FrameReader::with_max_frame_len(std::io::empty(), 9).max_frame_len(), 9);
+        /// ```
+        #[must_use]
+        pub fn max_frame_len(&self) -> usize {
+            self.max_frame_len
+        }
 
         /// Whether part of a frame is held here, read before an error of
         /// the inner reader and waiting for the rest.
@@ -826,6 +832,7 @@ mod io_frames {
         /// assert_eq!(reader.read_frame().unwrap_err().kind(), ErrorKind::WouldBlock);
         /// assert!(reader.has_partial()); // 2 bytes of a 3-byte frame
         /// ```
+        #[must_use]
         pub fn has_partial(&self) -> bool {
             !matches!(self.progress, Progress::Prefix { filled: 0, .. })
         }
@@ -941,6 +948,7 @@ mod io_frames {
         ///
         /// assert_eq!(FrameWriter::new(Vec::new()).max_frame_len(), DEFAULT_MAX_FRAME_LEN);
         /// ```
+        #[must_use]
         pub fn new(inner: W) -> Self {
             Self::with_max_frame_len(inner, DEFAULT_MAX_FRAME_LEN)
         }
@@ -954,24 +962,12 @@ mod io_frames {
         ///
         /// assert_eq!(FrameWriter::with_max_frame_len(Vec::new(), 64).max_frame_len(), 64);
         /// ```
+        #[must_use]
         pub fn with_max_frame_len(inner: W, max_frame_len: usize) -> Self {
             FrameWriter {
                 inner,
                 max_frame_len,
             }
-        }
-
-        /// The largest payload, in bytes, this writer writes.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::FrameWriter;
-        ///
-        /// assert_eq!(FrameWriter::with_max_frame_len(Vec::new(), 3).max_frame_len(), 3);
-        /// ```
-        pub fn max_frame_len(&self) -> usize {
-            self.max_frame_len
         }
 
         /// Writes one frame carrying `payload`: its length as bijou64, then
@@ -1026,6 +1022,23 @@ mod io_frames {
         /// ```
         pub fn flush(&mut self) -> io::Result<()> {
             self.inner.flush()
+        }
+    }
+
+    // Accessors need no `Write` bound, as std's `BufWriter`'s do not.
+    impl<W> FrameWriter<W> {
+        /// The largest payload, in bytes, this writer writes.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use bijou_io::FrameWriter;
+        ///
+        /// assert_eq!(FrameWriter::with_max_frame_len(Vec::new(), 3).max_frame_len(), 3);
+        /// ```
+        #[must_use]
+        pub fn max_frame_len(&self) -> usize {
+            self.max_frame_len
         }
 
         /// The wrapped writer.
