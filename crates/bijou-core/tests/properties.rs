@@ -209,6 +209,30 @@ macro_rules! unsigned_suite {
                     }
                 }
             }
+
+            /// The batch codecs' shortcuts for runs of single-byte values
+            /// test several values at once with bit tricks; the values from
+            /// THRESHOLD to 255 fit a byte but are not single-byte values
+            /// (as bytes they are tags), so each is tried at each place of
+            /// an 8-value group, and runs of each such tag are decoded.
+            /// Random values almost never form these runs.
+            #[test]
+            fn bytes_from_the_threshold_up_are_not_single_byte_values() {
+                for v in $module::THRESHOLD as $uint..=255 {
+                    for position in 0..8 {
+                        let mut group = [1 as $uint; 8];
+                        group[position] = v;
+                        batch_input(&group, &[], $module::encode_batch, $module::encode);
+                    }
+                    // 64 bytes: the decoder's 16-byte blocks, whole.
+                    check_batch::<$uint>(&[v as u8; 64], 64);
+                }
+                // A tier-1 tag is its own payload: 16 bytes are 8 values.
+                let mut out = [0 as $uint; 16];
+                let tag = $module::THRESHOLD;
+                assert_eq!($module::decode_batch(&[tag; 16], &mut out), Ok((8, 16)));
+                assert_eq!(out[..8], [$module::OFFSETS[1] + <$uint>::from(tag); 8]);
+            }
         }
     };
 }

@@ -301,6 +301,39 @@ proptest! {
     }
 }
 
+/// A broken `Buf` whose `remaining()` counts bytes its chunks never show.
+struct Overstated<'a>(&'a [u8]);
+
+impl Buf for Overstated<'_> {
+    fn remaining(&self) -> usize {
+        self.0.len() + 1
+    }
+
+    fn chunk(&self) -> &[u8] {
+        // One byte at a time, so a value always crosses chunks.
+        &self.0[..self.0.len().min(1)]
+    }
+
+    fn advance(&mut self, count: usize) {
+        self.0 = &self.0[count..];
+    }
+}
+
+/// The bytes a `Buf` really has decide, not what it claims: a value cut
+/// short by a buffer that overstated `remaining()` is `Truncated`, never
+/// decoded from padding.
+#[test]
+fn a_buf_overstating_its_remaining_bytes_gives_truncated() {
+    let mut buf = Overstated(&[0xF9, 0x01]);
+    assert_eq!(
+        buf.try_get_bijou::<u64>(),
+        Err(DecodeError::Truncated {
+            needed: 3,
+            available: 2
+        })
+    );
+}
+
 #[test]
 fn try_put_reports_a_full_buffer_and_writes_nothing() {
     let mut storage = [0u8; 3];

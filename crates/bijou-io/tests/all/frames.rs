@@ -298,6 +298,25 @@ fn an_unlimited_decoder_reserves_little_ahead() {
     assert_eq!(&src[..], &prefix[..]);
 }
 
+/// `Ok(None)` leaves room for the rest of the frame, or for 64 KiB of it,
+/// so the caller's next read fills the buffer without growing it.
+#[test]
+fn an_incomplete_frame_reserves_the_rest_up_to_64_kib() {
+    let decoder = FrameDecoder::new();
+    // A 10-byte payload, 1 byte of it arrived: room for all 11 bytes.
+    let mut src = BytesMut::from(&[0x0A, b'x'][..]);
+    assert_eq!(decoder.decode(&mut src), Ok(None));
+    assert!(src.capacity() >= 11, "capacity {}", src.capacity());
+    // 1 MiB announced, only the prefix arrived: 64 KiB ahead, no less.
+    let mut src = BytesMut::from(&header(1 << 20)[..]);
+    assert_eq!(decoder.decode(&mut src), Ok(None));
+    let ahead = src.capacity() - src.len();
+    assert!(
+        (64 * 1024..128 * 1024).contains(&ahead),
+        "{ahead} bytes ahead"
+    );
+}
+
 /// After an error the iterator stops: the bytes after a refused prefix are
 /// payload, and read as frames they would be garbage.
 #[test]

@@ -126,3 +126,13 @@ fn cloned_decoders_continue_independently() {
     assert_eq!(copy.values(&[0x00]).collect::<Vec<_>>(), [Ok(504)]);
     assert!(format!("{decoder:?}").contains("bijou64"));
 }
+
+/// `Values` shows its decoder and the part of the piece not yet taken.
+#[test]
+fn values_debug_shows_the_decoder_and_the_remainder() {
+    let mut decoder = StreamDecoder::<u64>::new();
+    let values = decoder.values(&[1, 2]);
+    let shown = format!("{values:?}");
+    assert!(shown.contains("StreamDecoder"), "{shown}");
+    assert!(shown.contains("remainder: [1, 2]"), "{shown}");
+}
