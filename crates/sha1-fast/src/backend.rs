@@ -261,19 +261,26 @@ impl Backend {
     /// the same answer, so a plain store is enough.
     #[cold]
     fn decide() -> Backend {
-        let chosen = match Backend::forced() {
-            Some(forced) if forced.is_available() => forced,
-            Some(_) => Backend::Scalar,
-            None => Backend::ALL
-                .iter()
-                .copied()
-                .find(|b| b.is_available())
-                .unwrap_or(Backend::Scalar),
-        };
+        let chosen = Backend::choose(Backend::forced(), Backend::is_available);
         if let Some(index) = Backend::ALL.iter().position(|&b| b == chosen) {
             DETECTED.store(index as u8, Ordering::Relaxed);
         }
         chosen
+    }
+
+    /// The rule of [`Backend::decide`], apart from the CPU and the
+    /// environment so that a test can give it any CPU: the forced backend
+    /// if it is available, else `Scalar`; unforced, the best available.
+    fn choose(forced: Option<Backend>, available: impl Fn(Backend) -> bool) -> Backend {
+        match forced {
+            Some(forced) if available(forced) => forced,
+            Some(_) => Backend::Scalar,
+            None => Backend::ALL
+                .iter()
+                .copied()
+                .find(|&b| available(b))
+                .unwrap_or(Backend::Scalar),
+        }
     }
 
     /// The backend the build or the environment asks for, if any.
@@ -428,7 +435,32 @@ impl fmt::Display for Backend {
 
 #[cfg(test)]
 mod tests {
-    use super::Engine;
+    use super::{Backend, Engine};
+
+    /// Forcing never picks a backend the CPU lacks, whatever this CPU has.
+    #[test]
+    fn choose_falls_back_to_scalar_and_otherwise_takes_the_best() {
+        let only_scalar = |b: Backend| b == Backend::Scalar;
+        let all = |_: Backend| true;
+        for &backend in Backend::ALL {
+            assert_eq!(Backend::choose(Some(backend), only_scalar), Backend::Scalar);
+            assert_eq!(Backend::choose(Some(backend), all), backend);
+            // Scalar always exists; any other forced backend the CPU
+            // lacks gives Scalar, not the best one it has.
+            let all_but_this = |b: Backend| b != backend || b == Backend::Scalar;
+            assert_eq!(
+                Backend::choose(Some(backend), all_but_this),
+                Backend::Scalar
+            );
+        }
+        assert_eq!(Backend::choose(None, all), Backend::ALL[0]);
+        assert_eq!(Backend::choose(None, only_scalar), Backend::Scalar);
+        let no_best = |b: Backend| b != Backend::ALL[0];
+        assert_eq!(
+            Backend::choose(None, no_best),
+            *Backend::ALL.get(1).unwrap_or(&Backend::Scalar)
+        );
+    }
     use crate::{Digest, reference};
 
     /// Every engine's `digest_many` against the reference, including the

@@ -187,3 +187,11 @@ fn a_reader_half_closed_mid_write_is_reported() {
     });
     assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
 }
+
+#[test]
+fn value_codec_debug_names_the_width() {
+    assert_eq!(
+        format!("{:?}", ValueCodec::<i64>::new()),
+        "ValueCodec { width: \"bijou64s\" }"
+    );
+}
