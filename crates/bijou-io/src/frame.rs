@@ -479,6 +479,7 @@ mod io_frames {
 
     use super::{
         DEFAULT_MAX_FRAME_LEN, FrameError, RESERVE_AHEAD, checked_len, checked_payload_len,
+        payload_len,
     };
     use crate::WriteExt;
     use crate::io::read_some;
@@ -502,6 +503,14 @@ mod io_frames {
     /// stream's position within the frame sequence is lost, and reading on
     /// would take payload bytes for length prefixes. To go on after an
     /// inner reader's error, call `read_frame`.
+    ///
+    /// # Panics
+    ///
+    /// Payloads are read through std's [`Take`](std::io::Take) into the
+    /// frame's spare capacity (no zeroing first), so an inner `Read` that
+    /// breaks its contract by claiming more bytes than it was given panics
+    /// there, as it would in std's own adapters. The length prefix is read
+    /// through a small buffer and held to it.
     ///
     /// # Examples
     ///
@@ -740,33 +749,29 @@ mod io_frames {
                         // at most what it holds or RESERVE_AHEAD, and never
                         // past the frame: its capacity stays within the
                         // announced length and twice what arrived plus
-                        // 64 KiB. Each step is zeroed and filled through
-                        // `read_some`, which holds a reader to the buffer
-                        // it was given (std's `Take` panics on a reader
-                        // that claims more).
-                        let mut end_of_stream = false;
-                        while payload.len() < *len && !end_of_stream {
-                            let arrived = payload.len();
-                            let step = (*len - arrived).min(arrived.max(RESERVE_AHEAD));
+                        // 64 KiB. (`read_to_end` alone would double it, up
+                        // to twice `max_frame_len`.) Each step's buffer is
+                        // reserved exactly, so `read_to_end` fills it and
+                        // stops at the step's limit without growing it.
+                        // `Take` + `read_to_end` read into the spare
+                        // capacity without zeroing it first (a loop over
+                        // `read_some` into a zeroed tail measured 0.6-0.8x
+                        // on 100 KB-1 MiB frames from memory); the price
+                        // is `Take`'s panic on a reader that claims more
+                        // bytes than it was given, as std's own adapters.
+                        while payload.len() < *len {
+                            let step = (*len - payload.len()).min(payload.len().max(RESERVE_AHEAD));
                             payload.reserve_exact(step);
-                            payload.resize(arrived + step, 0);
-                            let mut filled = arrived;
-                            while filled < arrived + step {
-                                match read_some(&mut self.inner, &mut payload[filled..]) {
-                                    Ok(0) => {
-                                        end_of_stream = true;
-                                        break;
-                                    }
-                                    Ok(read) => filled += read,
-                                    Err(error) => {
-                                        // The bytes read so far are kept
-                                        // for the next call.
-                                        payload.truncate(filled);
-                                        return Err(error);
-                                    }
-                                }
+                            // An error returns with the bytes read so far
+                            // appended (`read_to_end`'s contract): kept.
+                            let read = self
+                                .inner
+                                .by_ref()
+                                .take(payload_len(step))
+                                .read_to_end(payload)?;
+                            if read < step {
+                                break; // end of stream
                             }
-                            payload.truncate(filled);
                         }
                         let (header, len, arrived) = (*header, *len, payload.len());
                         let frame = core::mem::take(payload);
