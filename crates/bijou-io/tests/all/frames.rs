@@ -493,10 +493,7 @@ fn a_frame_reader_stops_exactly_after_each_frame() {
 /// documented on `FrameReader`, so the frames here are empty.
 #[test]
 fn a_frame_reader_caps_a_reader_claiming_more_than_the_buffer_in_prefixes() {
-    let mut wire = Vec::new();
-    for len in [0u64, 0, 0] {
-        wire.extend_from_slice(&header(len));
-    }
+    let wire = header(0).repeat(3);
     let mut reader = FrameReader::new(Overclaiming(&wire));
     for _ in 0..3 {
         assert_eq!(reader.read_frame().unwrap(), Some(Vec::new()));
