@@ -1,9 +1,15 @@
 //! The `tokio_util` codecs end to end: `FramedWrite` into an in-memory
 //! duplex pipe with a tiny buffer, `FramedRead` out of it.
+//!
+//! Every test runs on a runtime whose clock is paused, under a timeout: a
+//! codec that holds back an item it has the bytes for leaves reader and
+//! writer waiting on each other, the idle runtime then moves its clock to
+//! the deadline at once, and the test fails instead of hanging.
 
 use std::future::{Future, poll_fn};
 use std::io::{self, ErrorKind};
 use std::pin::Pin;
+use std::time::Duration;
 
 use bijou_core::DecodeError;
 use bijou_io::{FrameCodec, FrameDecoder, FrameEncoder, FrameError, ValueCodec, WriteExt};
@@ -12,15 +18,21 @@ use futures_core::Stream;
 use futures_sink::Sink;
 use proptest::prelude::*;
 use tokio::io::AsyncWriteExt;
-use tokio_util::codec::{Decoder, FramedRead, FramedWrite};
+use tokio_util::codec::{Decoder, Encoder, FramedRead, FramedWrite};
 
 use crate::common::{self, inner_error};
 
+/// Virtual time: the paused clock only moves when every task is waiting.
+const DEADLOCK_TIMEOUT: Duration = Duration::from_secs(60);
+
 fn block_on<F: Future>(future: F) -> F::Output {
     tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
         .build()
         .expect("runtime")
-        .block_on(future)
+        .block_on(async { tokio::time::timeout(DEADLOCK_TIMEOUT, future).await })
+        .expect("reader and writer stalled: a codec held back or lost an item")
 }
 
 async fn next<S: Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
@@ -45,26 +57,56 @@ async fn close<S: Sink<I> + Unpin, I>(sink: &mut S) -> Result<(), S::Error> {
     poll_fn(|cx| Pin::new(&mut *sink).poll_close(cx)).await
 }
 
+/// Sends `items` through a duplex pipe of `capacity` bytes and returns what
+/// the reader decodes. The writer keeps the pipe open until the reader has
+/// had every item, so each must come out of `decode` as soon as its bytes
+/// are in (not from `decode_eof` at the end); then the writer closes and
+/// the stream must end cleanly.
+async fn cross_pipe<E, D, I>(
+    capacity: usize,
+    encoder: E,
+    decoder: D,
+    items: Vec<I>,
+) -> Vec<Result<D::Item, D::Error>>
+where
+    E: Encoder<I> + Send + 'static,
+    E::Error: std::fmt::Debug,
+    D: Decoder,
+    I: Send + 'static,
+{
+    let (client, server) = tokio::io::duplex(capacity);
+    let (all_received, wait_for_reader) = tokio::sync::oneshot::channel::<()>();
+    let count = items.len();
+    let writer = tokio::spawn(async move {
+        let mut sink = FramedWrite::new(client, encoder);
+        for item in items {
+            send(&mut sink, item).await.unwrap();
+        }
+        wait_for_reader.await.unwrap();
+        close(&mut sink).await.unwrap();
+    });
+    let mut stream = FramedRead::new(server, decoder);
+    let mut received = Vec::with_capacity(count);
+    for _ in 0..count {
+        received.push(next(&mut stream).await.expect("the stream ended early"));
+    }
+    all_received.send(()).unwrap();
+    assert!(
+        next(&mut stream).await.is_none(),
+        "an item after the last one sent"
+    );
+    writer.await.unwrap();
+    received
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
 
     /// Frames written by one task through a 7-byte pipe arrive whole.
     #[test]
     fn frames_cross_a_narrow_pipe(payloads in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..300), 0..8)) {
-        let received = block_on(async {
-            let (client, server) = tokio::io::duplex(7);
-            let sent = payloads.clone();
-            let writer = tokio::spawn(async move {
-                let mut sink = FramedWrite::new(client, FrameEncoder::new());
-                for payload in sent {
-                    send(&mut sink, Bytes::from(payload)).await.unwrap();
-                }
-                close(&mut sink).await.unwrap();
-            });
-            let frames = collect(FramedRead::new(server, FrameDecoder::new())).await;
-            writer.await.unwrap();
-            frames
-        });
+        let sent = payloads.iter().cloned().map(Bytes::from).collect();
+        let received = block_on(cross_pipe(7, FrameEncoder::new(), FrameDecoder::new(), sent));
         let received: Vec<Vec<u8>> = received.into_iter().map(|frame| frame.unwrap().to_vec()).collect();
         prop_assert_eq!(received, payloads);
     }
@@ -73,20 +115,7 @@ proptest! {
     /// every width's decoding has its own suites elsewhere).
     #[test]
     fn values_cross_a_narrow_pipe(values in proptest::collection::vec(common::spread::<i64>(), 0..50)) {
-        let received = block_on(async {
-            let (client, server) = tokio::io::duplex(3);
-            let sent = values.clone();
-            let writer = tokio::spawn(async move {
-                let mut sink = FramedWrite::new(client, ValueCodec::<i64>::new());
-                for value in sent {
-                    send(&mut sink, value).await.unwrap();
-                }
-                close(&mut sink).await.unwrap();
-            });
-            let items = collect(FramedRead::new(server, ValueCodec::<i64>::new())).await;
-            writer.await.unwrap();
-            items
-        });
+        let received = block_on(cross_pipe(3, ValueCodec::<i64>::new(), ValueCodec::<i64>::new(), values.clone()));
         let received: Vec<i64> = received.into_iter().map(Result::unwrap).collect();
         prop_assert_eq!(received, values);
     }
