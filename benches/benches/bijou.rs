@@ -8,12 +8,17 @@
 //! criterion's time divided by `BATCH` is ns/value. In each group the first
 //! function is bijou-core, the one `cargo xtask bench` reports ratios against.
 //!
+//! After criterion, a measuring run (`cargo bench`, `cargo xtask bench`)
+//! prints the per-value loops of bijou-core and upstream `bijou64` again in
+//! interleaved tables, the two timed in turn round after round: their
+//! criterion medians are closer than run-to-run drift. Filter criterion out
+//! to get the tables alone: `cargo bench -p bijou-benches --bench bijou --
+//! '^none$'`.
+//!
 //! Only public APIs are called, bijou-core's included, so the numbers stay
 //! valid as its internals are optimised.
 
-#![allow(missing_docs)] // criterion_main! generates an undocumented `main`.
-
-use bijou_benches::{BATCH, Stream, Workload, cycled, workloads};
+use bijou_benches::{BATCH, Contender, Interleave, Stats, Stream, Workload, cycled, workloads};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
@@ -229,14 +234,19 @@ fn streams<C: Codec>(workload: &Workload) -> Vec<Stream> {
 }
 
 /// Appends each value to a reused vector, as a message encoder would.
+#[inline(always)]
+fn encode_values<C: Codec>(batch: &[u64], out: &mut Vec<u8>) {
+    out.clear();
+    for &value in batch {
+        C::encode(value, out);
+    }
+    black_box(out);
+}
+
 fn encode<C: Codec>(group: &mut Group<'_>, workload: &Workload) {
     let mut out = Vec::with_capacity(BATCH * 10);
     cycled(group, id::<C>(workload), &workload.batches, |batch| {
-        out.clear();
-        for &value in batch {
-            C::encode(value, &mut out);
-        }
-        black_box(&out);
+        encode_values::<C>(batch, &mut out);
     });
 }
 
@@ -274,13 +284,18 @@ fn decode<C: Codec>(group: &mut Group<'_>, workload: &Workload) {
 
 /// Decodes at known offsets (an index, a fixed layout): no value waits for
 /// the previous one's length, so this measures throughput.
+#[inline(always)]
+fn decode_at_offsets<C: Codec>(stream: &Stream, out: &mut [u64]) {
+    for (slot, &offset) in out.iter_mut().zip(&stream.offsets) {
+        *slot = C::decode(&stream.bytes[offset..]).expect("valid stream").0;
+    }
+    black_box(out);
+}
+
 fn decode_offsets<C: Codec>(group: &mut Group<'_>, workload: &Workload) {
     let mut out = vec![0; BATCH];
     cycled(group, id::<C>(workload), &streams::<C>(workload), |s| {
-        for (slot, &offset) in out.iter_mut().zip(&s.offsets) {
-            *slot = C::decode(&s.bytes[offset..]).expect("valid stream").0;
-        }
-        black_box(&out);
+        decode_at_offsets::<C>(s, &mut out);
     });
 }
 
@@ -427,9 +442,104 @@ fn config() -> Criterion {
         .measurement_time(Duration::from_secs(2))
 }
 
-criterion::criterion_group! {
-    name = benches;
-    config = config();
-    targets = varints
+/// How the interleaved tables measure: 101 rounds, each timing every
+/// contender on 64 Ki values (16 batches, a few hundred microseconds).
+const INTERLEAVE: Interleave = Interleave {
+    rounds: 101,
+    sample_bytes: 16 * BATCH,
+    clock_links: 1 << 16,
+};
+
+/// The per-value loops the interleaved tables time, named as their
+/// criterion groups.
+#[derive(Clone, Copy)]
+enum Loop {
+    Encode,
+    Decode,
+    DecodeOffsets,
 }
-criterion::criterion_main!(benches);
+
+impl Loop {
+    const ALL: [Self; 3] = [Self::Encode, Self::Decode, Self::DecodeOffsets];
+
+    fn group(self) -> &'static str {
+        match self {
+            Self::Encode => "varint-encode",
+            Self::Decode => "varint-decode",
+            Self::DecodeOffsets => "varint-decode-offsets",
+        }
+    }
+
+    /// `C`'s loop over `workload`, one batch a call, the batches in turn.
+    fn contender<C: Codec>(self, workload: &Workload) -> Contender<'static> {
+        let mut at = 0;
+        let run: Box<dyn FnMut()> = match self {
+            Self::Encode => {
+                let (batches, mut out) = (workload.batches.clone(), Vec::with_capacity(BATCH * 10));
+                Box::new(move || {
+                    encode_values::<C>(black_box(&batches[at]), &mut out);
+                    at = (at + 1) % batches.len();
+                })
+            }
+            Self::Decode | Self::DecodeOffsets => {
+                let (streams, mut out) = (streams::<C>(workload), vec![0; BATCH]);
+                let offsets = matches!(self, Self::DecodeOffsets);
+                Box::new(move || {
+                    let stream = black_box(&streams[at]);
+                    if offsets {
+                        decode_at_offsets::<C>(stream, &mut out);
+                    } else {
+                        black_box(decode_stream::<C>(stream, &mut out));
+                        black_box(&out);
+                    }
+                    at = (at + 1) % streams.len();
+                })
+            }
+        };
+        (C::NAME.to_owned(), run)
+    }
+}
+
+/// The per-value loops of bijou-core and upstream `bijou64` side by side.
+/// Both are one bijective decoder a value, and their criterion medians
+/// land within the drift between two runs of one binary (BENCHMARKS.md);
+/// timed in turn, round after round, the drift hits both alike and their
+/// ratio means something.
+fn interleaved_tables() {
+    let workloads = workloads();
+    for op in Loop::ALL {
+        println!(
+            "\n{}: bijou-core against upstream bijou64 (interleaved medians: ns/value, cycles/value, upstream ÷ bijou-core)",
+            op.group()
+        );
+        println!("| workload | {} | {} |", BijouCore::NAME, Upstream::NAME);
+        println!("| :--- | ---: | ---: |");
+        for workload in &workloads {
+            let mut contenders = [
+                op.contender::<BijouCore>(workload),
+                op.contender::<Upstream>(workload),
+            ];
+            let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
+            // `Interleave` counts units per second; here a unit is a value.
+            let ns = |s: &Stats| 1e3 / s.rate;
+            println!(
+                "| {} | {:.2} ns, {:.1} cycles | {:.2} ns, {:.1} cycles, **{:.2}×** |",
+                workload.name,
+                ns(&stats[0]),
+                stats[0].cpb,
+                ns(&stats[1]),
+                stats[1].cpb,
+                stats[0].rate / stats[1].rate,
+            );
+        }
+    }
+}
+
+fn main() {
+    let mut criterion = config().configure_from_args();
+    varints(&mut criterion);
+    criterion.final_summary();
+    if bijou_benches::is_measuring_run() {
+        interleaved_tables();
+    }
+}
