@@ -25,6 +25,8 @@ mod pad;
 #[doc(hidden)]
 pub mod reference;
 mod rounds;
+#[cfg(feature = "digest")]
+mod rustcrypto;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86;

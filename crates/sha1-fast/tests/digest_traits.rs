@@ -1,0 +1,160 @@
+//! The `digest` feature: `Sha1` through the RustCrypto traits gives what
+//! the `sha1` crate gives, on every backend, and HMAC over it the tags of
+//! `hmac::Hmac<sha1::Sha1>` and of RFC 2202.
+#![cfg(feature = "digest")]
+
+mod common;
+
+use common::{backends, noise};
+use digest::{DynDigest, FixedOutput, FixedOutputReset, Update};
+use hmac::{Hmac, KeyInit, Mac, SimpleHmac};
+
+/// `data` hashed by any `D` through `digest::Digest` alone, in two pieces.
+fn generic<D: digest::Digest>(data: &[u8]) -> Vec<u8> {
+    let (head, tail) = data.split_at(data.len() / 3);
+    D::new()
+        .chain_update(head)
+        .chain_update(tail)
+        .finalize()
+        .to_vec()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+#[test]
+fn generic_code_gets_the_sha1_crates_digests() {
+    for (seed, len) in [0, 1, 3, 55, 56, 63, 64, 65, 127, 128, 1000, 4097]
+        .into_iter()
+        .enumerate()
+    {
+        let data = noise(seed as u64, len);
+        assert_eq!(
+            generic::<sha1_fast::Sha1>(&data),
+            generic::<sha1::Sha1>(&data),
+            "{len} bytes"
+        );
+        assert_eq!(
+            <sha1_fast::Sha1 as digest::Digest>::digest(&data).as_slice(),
+            sha1_fast::digest(&data).as_ref(),
+            "{len} bytes"
+        );
+    }
+    assert_eq!(<sha1_fast::Sha1 as digest::Digest>::output_size(), 20);
+}
+
+#[test]
+fn every_backend_through_the_traits() {
+    let data = noise(7, 1000);
+    for backend in backends() {
+        let mut hasher = sha1_fast::Sha1::with_backend(backend).expect("available");
+        Update::update(&mut hasher, &data[..500]);
+        Update::update(&mut hasher, &data[500..]);
+        assert_eq!(hasher.backend(), backend);
+        assert_eq!(
+            hasher.finalize_fixed().as_slice(),
+            sha1_fast::digest(&data).as_ref(),
+            "{}",
+            backend.name()
+        );
+    }
+}
+
+#[test]
+fn finalize_reset_starts_over_on_the_same_backend() {
+    for backend in backends() {
+        let mut hasher = sha1_fast::Sha1::with_backend(backend).expect("available");
+        Update::update(&mut hasher, b"abc");
+        assert_eq!(
+            hex(&hasher.finalize_fixed_reset()),
+            "a9993e364706816aba3e25717850c26c9cd0d89d"
+        );
+        assert_eq!(hasher.backend(), backend);
+        Update::update(&mut hasher, b"abc");
+        assert_eq!(
+            hex(&hasher.finalize_fixed()),
+            "a9993e364706816aba3e25717850c26c9cd0d89d"
+        );
+    }
+    let mut hasher = sha1_fast::Sha1::new();
+    Update::update(&mut hasher, b"discarded");
+    digest::Reset::reset(&mut hasher);
+    assert_eq!(hasher.finalize(), sha1_fast::digest(b""));
+}
+
+#[test]
+fn boxed_as_dyn_digest() {
+    let mut hasher: Box<dyn DynDigest> = Box::new(sha1_fast::Sha1::new());
+    hasher.update(b"ab");
+    let copy = hasher.box_clone();
+    hasher.update(b"c");
+    assert_eq!(hasher.output_size(), 20);
+    assert_eq!(
+        hex(&hasher.finalize_reset()),
+        "a9993e364706816aba3e25717850c26c9cd0d89d"
+    );
+    assert_eq!(
+        hex(&hasher.finalize()),
+        "da39a3ee5e6b4b0d3255bfef95601890afd80709"
+    );
+    assert_eq!(
+        hex(&copy.finalize()),
+        hex(sha1_fast::digest(b"ab").as_ref())
+    );
+}
+
+/// HMAC-SHA1 over `sha1_fast::Sha1` (`SimpleHmac`) and over the `sha1`
+/// crate (`Hmac`) for keys shorter than, equal to and longer than the
+/// 64-byte block, which HMAC pads, or first hashes.
+#[test]
+fn hmac_matches_hmac_over_the_sha1_crate() {
+    for key_len in [0, 1, 20, 63, 64, 65, 130] {
+        let key = noise(100 + key_len as u64, key_len);
+        for message_len in [0, 1, 64, 1000] {
+            let message = noise(200 + message_len as u64, message_len);
+            let mut ours =
+                SimpleHmac::<sha1_fast::Sha1>::new_from_slice(&key).expect("any key length");
+            Mac::update(&mut ours, &message);
+            let mut theirs = Hmac::<sha1::Sha1>::new_from_slice(&key).expect("any key length");
+            Mac::update(&mut theirs, &message);
+            assert_eq!(
+                ours.finalize().into_bytes(),
+                theirs.finalize().into_bytes(),
+                "key {key_len} bytes, message {message_len} bytes"
+            );
+        }
+    }
+}
+
+/// RFC 2202 §3, test cases 1, 2, 3 and 6.
+#[test]
+fn hmac_rfc_2202() {
+    let cases: [(&[u8], &[u8], &str); 4] = [
+        (
+            &[0x0b; 20],
+            b"Hi There",
+            "b617318655057264e28bc0b6fb378c8ef146be00",
+        ),
+        (
+            b"Jefe",
+            b"what do ya want for nothing?",
+            "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79",
+        ),
+        (
+            &[0xaa; 20],
+            &[0xdd; 50],
+            "125d7342b9ac11cd91a39af48aa17b4f63f175d3",
+        ),
+        (
+            &[0xaa; 80],
+            b"Test Using Larger Than Block-Size Key - Hash Key First",
+            "aa4ae5e15272d00e95705637ce8a3b55ed402112",
+        ),
+    ];
+    for (key, data, expected) in cases {
+        let mut mac = SimpleHmac::<sha1_fast::Sha1>::new_from_slice(key).expect("any key length");
+        Mac::update(&mut mac, data);
+        assert_eq!(hex(&mac.finalize().into_bytes()), expected);
+    }
+}
