@@ -243,10 +243,10 @@ pub struct Stats {
     pub cpb: f64,
 }
 
-/// How the SHA-1 benches' own tables measure: every contender is timed in
-/// turn, round after round, after a clock sample each round, so a
-/// neighbour's build or a clock change slows all of them alike and the
-/// ratios stay honest on a shared machine.
+/// How the interleaved tables measure: every contender is timed in turn,
+/// round after round (each round starting one contender later), after a
+/// clock sample each round, so a neighbour's build or a clock change slows
+/// all of them alike and the ratios stay honest on a shared machine.
 #[derive(Clone, Copy, Debug)]
 pub struct Interleave {
     /// Rounds; each contender is timed once a round.
@@ -271,10 +271,15 @@ impl Interleave {
             contenders.len()
         ];
         let mut clocks = Vec::with_capacity(self.rounds);
-        for _ in 0..self.rounds {
+        let count = contenders.len();
+        for round in 0..self.rounds {
             let ghz = clock_ghz(self.clock_links);
             clocks.push(ghz);
-            for ((_, run), (rates, cpbs)) in contenders.iter_mut().zip(&mut samples) {
+            // Each round starts with the next contender, so none is always
+            // the one timed right after the clock sample or after a given
+            // neighbour.
+            for i in (0..count).map(|i| (i + round) % count) {
+                let ((_, run), (rates, cpbs)) = (&mut contenders[i], &mut samples[i]);
                 let start = std::time::Instant::now();
                 for _ in 0..calls {
                     run();

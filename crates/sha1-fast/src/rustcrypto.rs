@@ -16,6 +16,13 @@ use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, 
 
 impl HashMarker for Sha1 {}
 
+// `DynDigest`'s boxing methods need `digest/alloc`, which the `alloc`
+// feature turns on. The tests cannot notice if it did not (the `sha1`
+// dev-dependency turns it on for them), so the library build checks.
+#[cfg(feature = "alloc")]
+const _: fn(&alloc::boxed::Box<dyn digest::DynDigest>) -> alloc::boxed::Box<dyn digest::DynDigest> =
+    |hasher| hasher.box_clone();
+
 impl OutputSizeUser for Sha1 {
     type OutputSize = U20;
 }
