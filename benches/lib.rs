@@ -23,6 +23,39 @@ pub fn is_measuring_run() -> bool {
     args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--list")
 }
 
+/// The environment variable naming the file a bench appends its
+/// interleaved tables to, besides printing them; `cargo xtask bench` sets
+/// it per run and puts the file's contents in its report.
+pub const TABLES_VAR: &str = "BIJOU_BENCH_TABLES";
+
+/// Prints one line of an interleaved table and, when [`TABLES_VAR`] names a
+/// file, appends it there too. Use it through [`emit!`].
+///
+/// # Panics
+///
+/// When the file cannot be written: a report missing its tables should
+/// not look complete.
+pub fn emit_line(line: &str) {
+    use std::io::Write as _;
+    println!("{line}");
+    if let Some(path) = std::env::var_os(TABLES_VAR) {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        writeln!(file, "{line}").unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+}
+
+/// `println!` for the interleaved tables: see [`emit_line`].
+#[macro_export]
+macro_rules! emit {
+    ($($arg:tt)*) => {
+        $crate::emit_line(&::std::format!($($arg)*))
+    };
+}
+
 /// Registers `id` in `group`, benchmarking `run` on `items` in turn, one
 /// per iteration, each passed through `black_box` (criterion black-boxes
 /// what `run` returns).

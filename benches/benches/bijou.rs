@@ -508,12 +508,12 @@ impl Loop {
 fn interleaved_tables() {
     let workloads = workloads();
     for op in Loop::ALL {
-        println!(
+        bijou_benches::emit!(
             "\n{}: bijou-core against upstream bijou64 (interleaved medians: ns/value, cycles/value, upstream ÷ bijou-core)",
             op.group()
         );
-        println!("| workload | {} | {} |", BijouCore::NAME, Upstream::NAME);
-        println!("| :--- | ---: | ---: |");
+        bijou_benches::emit!("| workload | {} | {} |", BijouCore::NAME, Upstream::NAME);
+        bijou_benches::emit!("| :--- | ---: | ---: |");
         for workload in &workloads {
             let mut contenders = [
                 op.contender::<BijouCore>(workload),
@@ -522,7 +522,7 @@ fn interleaved_tables() {
             let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
             // `Interleave` counts units per second; here a unit is a value.
             let ns = |s: &Stats| 1e3 / s.rate;
-            println!(
+            bijou_benches::emit!(
                 "| {} | {:.2} ns, {:.1} cycles | {:.2} ns, {:.1} cycles, **{:.2}×** |",
                 workload.name,
                 ns(&stats[0]),

@@ -241,13 +241,13 @@ const INTERLEAVE: Interleave = Interleave {
 /// cycles/byte, then every other one's with how many times faster the first
 /// is.
 fn table<'a>(title: &str, rows: Vec<(&str, usize, Vec<Contender<'a>>)>) {
-    println!("\n{title} (interleaved medians: MB/s, cycles/byte, first ÷ this)");
+    bijou_benches::emit!("\n{title} (interleaved medians: MB/s, cycles/byte, first ÷ this)");
     let mut header = true;
     for (label, len, mut contenders) in rows {
         if header {
             let names: Vec<&str> = contenders.iter().map(|(n, _)| n.as_str()).collect();
-            println!("| input | {} |", names.join(" | "));
-            println!("| :--- |{}", " ---: |".repeat(names.len()));
+            bijou_benches::emit!("| input | {} |", names.join(" | "));
+            bijou_benches::emit!("| :--- |{}", " ---: |".repeat(names.len()));
             header = false;
         }
         let (stats, _) = INTERLEAVE.run(&mut contenders, len);
@@ -260,7 +260,7 @@ fn table<'a>(title: &str, rows: Vec<(&str, usize, Vec<Contender<'a>>)>) {
                 _ => format!("{rate:.0}, {cpb:.2} cpb, **{:.2}×**", first / rate),
             })
             .collect();
-        println!("| {label} | {} |", cells.join(" | "));
+        bijou_benches::emit!("| {label} | {} |", cells.join(" | "));
     }
 }
 

@@ -82,20 +82,20 @@ fn ladder_table(blocks: &[[u8; 64]]) {
         })
         .collect();
     let (stats, ghz) = INTERLEAVE.run(&mut contenders, LEN);
-    println!(
+    bijou_benches::emit!(
         "\nSHA-1 ladder: {LEN} bytes per call, interleaved medians, core clock ≈ {ghz:.2} GHz"
     );
     if let Some([adds, rotates]) = ceilings() {
-        println!(
+        bijou_benches::emit!(
             "Integer ALU ceiling ≈ {adds:.2} operations/cycle, rotates ≈ {rotates:.2}/cycle \
              (8 independent chains of `add`, of `rol r, 5`)"
         );
     }
-    println!("| step | time | MB/s | cycles/byte | vs reference | vs previous |");
-    println!("| :--- | ---: | ---: | ---: | ---: | ---: |");
+    bijou_benches::emit!("| step | time | MB/s | cycles/byte | vs reference | vs previous |");
+    bijou_benches::emit!("| :--- | ---: | ---: | ---: | ---: | ---: |");
     for (i, ((name, _), s)) in contenders.iter().zip(&stats).enumerate() {
         let previous = stats[i.saturating_sub(1)].rate;
-        println!(
+        bijou_benches::emit!(
             "| {name} | {:.2} µs | {:.0} | {:.2} | {:.2}× | {:.2}× |",
             LEN as f64 / s.rate,
             s.rate,
@@ -112,11 +112,11 @@ fn peers_table() {
     } else {
         "sha1 (default)"
     };
-    println!(
+    bijou_benches::emit!(
         "\nOne-shot digest, interleaved medians (MB/s, cycles/byte; ratio: scalar is r× as fast)"
     );
-    println!("| input | sha1-fast (scalar) | {sha1} | sha1_smol |");
-    println!("| :--- | ---: | ---: | ---: |");
+    bijou_benches::emit!("| input | sha1-fast (scalar) | {sha1} | sha1_smol |");
+    bijou_benches::emit!("| :--- | ---: | ---: | ---: |");
     for (len, label) in [(16 << 10, "16KiB"), (1 << 20, "1MiB")] {
         let data = input(len, 0x5AA1);
         let data = &data[..];
@@ -153,7 +153,7 @@ fn peers_table() {
                 ours.rate / s.rate
             )
         };
-        println!(
+        bijou_benches::emit!(
             "| {label} | {:.0} ({:.2} cpb) | {} | {} |",
             ours.rate,
             ours.cpb,

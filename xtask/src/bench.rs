@@ -233,6 +233,9 @@ pub(crate) fn format_time(ns: f64) -> String {
 pub(crate) struct BenchResults {
     pub(crate) name: String,
     pub(crate) measurements: Vec<Measurement>,
+    /// The interleaved tables each run of the bench printed, with the
+    /// run's label.
+    pub(crate) tables: Vec<(String, String)>,
 }
 
 /// One criterion group: functions are columns, parameters rows. The first
@@ -601,6 +604,10 @@ struct Run<'a> {
     criterion_dir: PathBuf,
 }
 
+/// What `bijou_benches::TABLES_VAR` is called: the file a bench appends
+/// its interleaved tables to.
+const TABLES_VAR: &str = "BIJOU_BENCH_TABLES";
+
 impl Run<'_> {
     fn command(&self) -> Command {
         let mut command = Command::new(&self.executable);
@@ -612,11 +619,37 @@ impl Run<'_> {
         command
     }
 
-    /// Runs the benchmarks, criterion's output going to the terminal.
+    /// Where the bench's interleaved tables go: next to criterion's
+    /// results, so `--no-run` can report them too.
+    fn tables_file(&self) -> PathBuf {
+        self.criterion_dir
+            .join(format!("interleaved-{}.md", self.bench))
+    }
+
+    /// The interleaved tables the last measuring run printed, if any.
+    fn tables(&self) -> Option<String> {
+        std::fs::read_to_string(self.tables_file())
+            .ok()
+            .filter(|text| !text.trim().is_empty())
+    }
+
+    /// Runs the benchmarks, criterion's output going to the terminal and
+    /// the bench's interleaved tables also to [`Run::tables_file`].
     fn run(&self, criterion_args: &[String]) -> Result<(), String> {
         eprintln!("\n=== {} ===", self.label);
+        let tables = self.tables_file();
+        // A bench appends; start from nothing so no earlier run's tables stay.
+        match std::fs::remove_file(&tables) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(format!("{}: {e}", tables.display()));
+            }
+            _ => {}
+        }
+        std::fs::create_dir_all(&self.criterion_dir)
+            .map_err(|e| format!("{}: {e}", self.criterion_dir.display()))?;
         let status = self
             .command()
+            .env(TABLES_VAR, &tables)
             .args(criterion_args)
             .args(self.filter)
             .status()
@@ -831,6 +864,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         .map(|name| BenchResults {
             name: name.clone(),
             measurements: Vec::new(),
+            tables: Vec::new(),
         })
         .collect();
     for run in &runs {
@@ -840,6 +874,9 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         let measurements = run.collect(&run.list()?)?;
         if let Some(results) = results.iter_mut().find(|r| r.name == run.bench) {
             results.measurements.extend(measurements);
+            results
+                .tables
+                .extend(run.tables().map(|text| (run.label.clone(), text)));
         }
     }
 

@@ -435,11 +435,40 @@ pub(crate) fn write(dir: &Path, results: &[BenchResults], context: &Context) -> 
         for group in groups(&bench.measurements) {
             group_section(&mut out, dir, &bench.name, &group)?;
         }
+        for (label, text) in &bench.tables {
+            let _ = writeln!(
+                out,
+                "### Interleaved tables (`{label}`)\n\n\
+                 Printed by the bench after criterion: its contenders timed in turn, \
+                 round after round, in one process (`docs/BENCHMARKS.md`).\n"
+            );
+            let _ = writeln!(out, "{}", as_markdown(text));
+        }
     }
 
     let index = dir.join("index.md");
     std::fs::write(&index, out.trim_end().to_owned() + "\n")
         .map_err(|e| format!("{}: {e}", index.display()))
+}
+
+/// A bench's printed tables as markdown: each line that is not part of a
+/// table becomes a paragraph of its own, so a title is not run into the
+/// table under it or the title after it.
+fn as_markdown(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines().map(str::trim_end).filter(|l| !l.is_empty()) {
+        if line.starts_with('|') {
+            out.push_str(line);
+            out.push('\n');
+        } else {
+            if !out.is_empty() && !out.ends_with("\n\n") {
+                out.push('\n');
+            }
+            out.push_str(line);
+            out.push_str("\n\n");
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -470,5 +499,15 @@ mod tests {
     fn chart_files_are_plain_names() {
         assert_eq!(chart_file("varint-decode"), "varint-decode.svg");
         assert_eq!(chart_file("sha1/one shot"), "sha1-one-shot.svg");
+    }
+
+    #[test]
+    fn printed_tables_become_paragraphs_and_tables() {
+        let printed =
+            "\nTitle one\nsecond line\n| a | b |\n| :--- | ---: |\n| x | 1 |\n\nTitle two\n| c |\n";
+        assert_eq!(
+            as_markdown(printed),
+            "Title one\n\nsecond line\n\n| a | b |\n| :--- | ---: |\n| x | 1 |\n\nTitle two\n\n| c |\n"
+        );
     }
 }
