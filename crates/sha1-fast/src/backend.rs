@@ -436,6 +436,7 @@ impl fmt::Display for Backend {
 #[cfg(test)]
 mod tests {
     use super::{Backend, Engine};
+    use crate::{Digest, reference};
 
     /// Forcing never picks a backend the CPU lacks, whatever this CPU has.
     #[test]
@@ -461,7 +462,6 @@ mod tests {
             *Backend::ALL.get(1).unwrap_or(&Backend::Scalar)
         );
     }
-    use crate::{Digest, reference};
 
     /// Every engine's `digest_many` against the reference, including the
     /// SIMD-schedule engine without its AVX2 lanes (what a CPU with SSSE3
