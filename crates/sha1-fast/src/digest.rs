@@ -65,7 +65,7 @@ impl Digest {
         self.0
     }
 
-    /// The 40 lowercase hex digits, without allocating.
+    /// The 40 hex digits in `alphabet` (lower or upper case), without allocating.
     fn hex(&self, alphabet: &[u8; 16]) -> [u8; 2 * Digest::LEN] {
         let mut out = [0u8; 2 * Digest::LEN];
         for (pair, byte) in out.chunks_exact_mut(2).zip(self.0) {

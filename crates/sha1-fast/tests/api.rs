@@ -124,6 +124,14 @@ fn forced_backend_is_honoured() {
     let forced = std::env::var("SHA1_FAST_BACKEND").unwrap_or_default();
     // Visible with `--nocapture` or `--show-output`.
     println!("SHA1_FAST_BACKEND={forced:?}: detect() = {detected}");
+    // The library falls back to scalar on a name it does not know; a run
+    // that sets one (a typo in a CI loop) would test scalar under another
+    // name, so it fails here.
+    assert!(
+        matches!(forced.as_str(), "" | "auto") || Backend::from_name(&forced).is_some(),
+        "SHA1_FAST_BACKEND={forced:?} names no backend; use auto or one of {:?}",
+        Backend::ALL.iter().map(|b| b.name()).collect::<Vec<_>>()
+    );
     // The build-time cfg wins over the environment.
     let requested = if cfg!(sha1_fast_force = "scalar") || cfg!(sha1_fast_force = "none") {
         "scalar"

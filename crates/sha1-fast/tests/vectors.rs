@@ -25,6 +25,39 @@ fn run_rsp(file: &str, expected_count: usize) {
     }
 }
 
+/// The copied files are byte for byte the ones `../shared/vectors/sha1/`
+/// holds (SHA-1s taken there with `sha1sum` when they were copied, checked
+/// here with the `sha1` crate), so an edit or a truncated copy fails here
+/// rather than shrinking what the other tests check.
+#[test]
+fn copied_files_match_their_source() {
+    use sha1::Digest as _;
+    let pinned = [
+        ("sha1/README.md", "affb84c0fadf180c604fba3aeec0fc89e1842940"),
+        (
+            "sha1/SHA1ShortMsg.rsp",
+            "6e27f73154e85d4f4ce6e50fe51e916137c24cb5",
+        ),
+        (
+            "sha1/SHA1LongMsg.rsp",
+            "9a606b6a1e664034e418eb62d2a5eedd3c64c24b",
+        ),
+    ];
+    for (relative, expected) in pinned {
+        let path = testkit::vector_path(relative);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let actual = sha1::Sha1::digest(&bytes);
+        let actual: String = actual.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(
+            actual,
+            expected,
+            "{} differs from the copy of ../shared/vectors/sha1/ it was made from; \
+             copy the file again rather than editing it",
+            path.display()
+        );
+    }
+}
+
 #[test]
 fn nist_short_messages() {
     run_rsp("sha1/SHA1ShortMsg.rsp", 65);
