@@ -252,10 +252,10 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     let exhaustive = flags.iter().any(|f| f == "--exhaustive");
     let long = flags.iter().any(|f| f == "--long");
 
-    let mut suites = vec![
-        bijou_file("bijou spec vectors", "bijou/spec.txt"),
-        bijou_file("bijou signed vectors", "bijou/signed.txt"),
-    ];
+    let mut suites: Vec<Suite> = testkit::vectors::BIJOU_FILES
+        .iter()
+        .map(|(name, relative)| bijou_file(&format!("bijou {name} vectors"), relative))
+        .collect();
     suites.extend(sha1_suites(long));
     if exhaustive {
         suites.extend(exhaustive_suites());
@@ -346,10 +346,11 @@ mod tests {
 
     #[test]
     fn the_checked_in_vectors_pass() {
-        let suites = [
-            bijou_file("spec", "bijou/spec.txt"),
-            bijou_file("signed", "bijou/signed.txt"),
-        ];
+        let suites: Vec<Suite> = testkit::vectors::BIJOU_FILES
+            .iter()
+            .map(|(name, relative)| bijou_file(name, relative))
+            .collect();
+        assert!(suites.iter().all(|s| s.cases > 0));
         assert!(report(&suites).is_ok());
         assert!(
             sha1_suites(false)

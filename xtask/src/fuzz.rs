@@ -340,8 +340,10 @@ struct Vectors {
 
 impl Vectors {
     fn load() -> Result<Vectors, VectorError> {
-        let mut bijou = testkit::vectors::load_bijou("bijou/spec.txt")?;
-        bijou.extend(testkit::vectors::load_bijou("bijou/signed.txt")?);
+        let mut bijou = Vec::new();
+        for (_, relative) in testkit::vectors::BIJOU_FILES {
+            bijou.extend(testkit::vectors::load_bijou(relative)?);
+        }
         let mut sha1_messages = Vec::new();
         for file in ["sha1/SHA1ShortMsg.rsp", "sha1/SHA1LongMsg.rsp"] {
             let cases = testkit::vectors::load_rsp(file, 20)?;

@@ -1,6 +1,6 @@
 //! The checked-in vector files (`vectors/bijou/`), run through every width.
 
-use testkit::vectors::{BIJOU_WIDTHS, load_bijou};
+use testkit::vectors::{BIJOU_FILES, BIJOU_WIDTHS, BijouExpect, load_bijou};
 
 fn run_file(relative: &str) -> usize {
     let cases = load_bijou(relative).unwrap_or_else(|e| panic!("{e}"));
@@ -40,11 +40,45 @@ fn signed_vectors() {
     run_file("bijou/signed.txt");
 }
 
+#[test]
+fn boundary_vectors() {
+    let cases = load_bijou("bijou/boundaries.txt").unwrap();
+    for width in BIJOU_WIDTHS {
+        let of_width = |pred: fn(&BijouExpect) -> bool| {
+            cases
+                .iter()
+                .filter(|c| c.width == width && pred(&c.expect))
+                .count()
+        };
+        // Each width has its top tier's smallest overflowing encoding, and
+        // each unsigned one every multi-byte tag cut short.
+        assert!(
+            of_width(|e| *e == BijouExpect::Overflow) >= 1,
+            "{width}: no overflow edge"
+        );
+        assert!(
+            of_width(|e| matches!(e, BijouExpect::Value(_))) >= 4,
+            "{width}: no tier edges"
+        );
+        if !width.ends_with('s') {
+            let tiers = match width {
+                "bijou32" => 4,
+                "bijou64" => 8,
+                _ => 16,
+            };
+            assert_eq!(of_width(|e| *e == BijouExpect::Truncated), tiers, "{width}");
+        }
+    }
+    run_file("bijou/boundaries.txt");
+}
+
 /// Every width the vector format names has vectors in some file.
 #[test]
 fn every_width_has_vectors() {
-    let mut cases = load_bijou("bijou/spec.txt").unwrap();
-    cases.extend(load_bijou("bijou/signed.txt").unwrap());
+    let mut cases = Vec::new();
+    for (_, relative) in BIJOU_FILES {
+        cases.extend(load_bijou(relative).unwrap());
+    }
     for width in BIJOU_WIDTHS {
         assert!(cases.iter().any(|c| c.width == width), "no {width} vectors");
     }

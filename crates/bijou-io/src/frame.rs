@@ -692,6 +692,11 @@ mod io_frames {
         /// Any other error is the inner reader's, returned as is, with the
         /// frame kept for the next call.
         ///
+        /// # Panics
+        ///
+        /// Only if the inner `Read` breaks its contract by reporting more
+        /// bytes than it was given (see [`FrameReader`]'s `# Panics`).
+        ///
         /// # Examples
         ///
         /// ```
@@ -898,6 +903,11 @@ mod io_frames {
 
         /// [`read_frame`](FrameReader::read_frame), transposed: `None` at a
         /// clean end of stream, and from then on, as after an error.
+        ///
+        /// # Panics
+        ///
+        /// As `read_frame`: only for an inner `Read` that reports more bytes
+        /// than it was given.
         ///
         /// ```
         /// use bijou_io::FrameReader;

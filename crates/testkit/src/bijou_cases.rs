@@ -1,7 +1,7 @@
 //! Runs one parsed bijou vector against `bijou-core`, for tests and xtask.
 
 use crate::vectors::{BijouCase, BijouExpect};
-use bijou_core::{Bijou, DecodeError};
+use bijou_core::{BatchDecodeError, Bijou, DecodeError};
 use std::str::FromStr;
 
 fn hex(bytes: &[u8]) -> String {
@@ -42,10 +42,10 @@ where
             {
                 return Err(format!("length of {value}: expected {}", case.bytes.len()));
             }
-            Ok(())
+            check_batch(case, Some(value))
         }
         BijouExpect::Truncated => match decoded {
-            Err(DecodeError::Truncated { .. }) => Ok(()),
+            Err(DecodeError::Truncated { .. }) => check_batch::<T>(case, None),
             other => Err(format!(
                 "decode {}: expected Truncated, got {}",
                 hex(&case.bytes),
@@ -53,7 +53,7 @@ where
             )),
         },
         BijouExpect::Overflow => match decoded {
-            Err(DecodeError::Overflow) => Ok(()),
+            Err(DecodeError::Overflow) => check_batch::<T>(case, None),
             other => Err(format!(
                 "decode {}: expected Overflow, got {}",
                 hex(&case.bytes),
@@ -61,6 +61,64 @@ where
             )),
         },
     }
+}
+
+/// The vector inside a stream, through `decode_batch`, after two kinds of
+/// lead: a run of one-byte values (the batch decoder stays on its branchy
+/// path) and 256 values alternating one and two bytes long (it switches to
+/// its branch-free path). A value case is repeated and more bytes follow
+/// every case, so the decoder's block loop meets it, not only its tail
+/// (which is `decode` again). `value` is the case's value, `None` for an
+/// error case.
+fn check_batch<T: Bijou>(case: &BijouCase, value: Option<T>) -> Result<(), String> {
+    const COPIES: usize = 16;
+    const TRAIL: usize = 64;
+    let two_byte_tag = (0..=u8::MAX)
+        .find(|&tag| T::len_from_tag(tag) == 2)
+        .expect("every width has a two-byte tier");
+    let steady: (Vec<u8>, usize) = (vec![0; 8], 8);
+    let mixed: (Vec<u8>, usize) = ([1, two_byte_tag, 0].repeat(128), 256);
+    for (name, (lead, lead_values)) in [("8 one-byte values", steady), ("256 mixed values", mixed)]
+    {
+        let mut stream = lead.clone();
+        let expected = match case.expect {
+            BijouExpect::Value(_) => {
+                for _ in 0..COPIES {
+                    stream.extend_from_slice(&case.bytes);
+                }
+                stream.extend_from_slice(&[0; TRAIL]);
+                Ok((lead_values + COPIES + TRAIL, stream.len()))
+            }
+            BijouExpect::Overflow => {
+                stream.extend_from_slice(&case.bytes);
+                stream.extend_from_slice(&[0; TRAIL]);
+                Err(BatchDecodeError::Overflow {
+                    offset: lead.len(),
+                    written: lead_values,
+                })
+            }
+            // Cut off by the end of the input: left unconsumed, not an error.
+            BijouExpect::Truncated => {
+                stream.extend_from_slice(&case.bytes);
+                Ok((lead_values, lead.len()))
+            }
+        };
+        let mut out = vec![T::default(); stream.len()];
+        let got = T::decode_batch(&stream, &mut out);
+        let values_ok = value.is_none_or(|v| out[lead_values..][..COPIES].iter().all(|&o| o == v));
+        if got != expected || !values_ok {
+            let times = if value.is_some() {
+                format!(", {COPIES} times")
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "decode_batch of {} after {name}{times}: expected {expected:?}, got {got:?}",
+                hex(&case.bytes),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn describe<T: Bijou>(result: Result<(T, usize), DecodeError>) -> String {

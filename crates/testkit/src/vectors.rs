@@ -92,6 +92,15 @@ pub struct BijouCase {
     pub bytes: Vec<u8>,
 }
 
+/// The bijou vector files under `vectors/`, each with a short name: the
+/// spec's own vectors, the signed widths', and every width's tier
+/// boundaries, overflow and truncation edges.
+pub const BIJOU_FILES: [(&str, &str); 3] = [
+    ("spec", "bijou/spec.txt"),
+    ("signed", "bijou/signed.txt"),
+    ("boundaries", "bijou/boundaries.txt"),
+];
+
 /// The widths a bijou vector may name.
 pub const BIJOU_WIDTHS: [&str; 6] = [
     "bijou32",

@@ -14,8 +14,8 @@ use crate::common::{self, DequeBuf, OneByteChunks, Rope, Value};
 
 /// Boundary values of every width: each tier's first and last value, the
 /// extremes, and their signed counterparts.
-fn unsigned_edges<T: Copy>(offsets: &[T], max: T, minus_one: impl Fn(T) -> T) -> Vec<T> {
-    let mut values = Vec::new();
+fn unsigned_edges<T: Copy + From<u8>>(offsets: &[T], max: T, minus_one: impl Fn(T) -> T) -> Vec<T> {
+    let mut values = vec![T::from(0)];
     for &offset in &offsets[1..] {
         values.push(minus_one(offset));
         values.push(offset);
@@ -23,24 +23,6 @@ fn unsigned_edges<T: Copy>(offsets: &[T], max: T, minus_one: impl Fn(T) -> T) ->
     values.push(minus_one(max));
     values.push(max);
     values
-}
-
-fn edges_u32() -> Vec<u32> {
-    let mut v = unsigned_edges(&bijou32::OFFSETS, u32::MAX, |x| x - 1);
-    v.push(0);
-    v
-}
-
-fn edges_u64() -> Vec<u64> {
-    let mut v = unsigned_edges(&bijou64::OFFSETS, u64::MAX, |x| x - 1);
-    v.push(0);
-    v
-}
-
-fn edges_u128() -> Vec<u128> {
-    let mut v = unsigned_edges(&bijou128::OFFSETS, u128::MAX, |x| x - 1);
-    v.push(0);
-    v
 }
 
 /// Signed edges: the images under un-zigzag of the unsigned edges.
@@ -86,12 +68,15 @@ macro_rules! buf_suite {
 
             #[test]
             fn decodes_every_width_at_every_tier_edge() {
-                round_trip(&edges_u32());
-                round_trip(&edges_u64());
-                round_trip(&edges_u128());
-                round_trip(&signed_edges(edges_u32(), bijou_core::bijou32s::unzigzag));
-                round_trip(&signed_edges(edges_u64(), bijou_core::bijou64s::unzigzag));
-                round_trip(&signed_edges(edges_u128(), bijou_core::bijou128s::unzigzag));
+                let edges_u32 = unsigned_edges(&bijou32::OFFSETS, u32::MAX, |x| x - 1);
+                let edges_u64 = unsigned_edges(&bijou64::OFFSETS, u64::MAX, |x| x - 1);
+                let edges_u128 = unsigned_edges(&bijou128::OFFSETS, u128::MAX, |x| x - 1);
+                round_trip(&signed_edges(edges_u32.clone(), bijou_core::bijou32s::unzigzag));
+                round_trip(&signed_edges(edges_u64.clone(), bijou_core::bijou64s::unzigzag));
+                round_trip(&signed_edges(edges_u128.clone(), bijou_core::bijou128s::unzigzag));
+                round_trip(&edges_u32);
+                round_trip(&edges_u64);
+                round_trip(&edges_u128);
             }
 
             #[test]

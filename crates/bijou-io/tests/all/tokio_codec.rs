@@ -224,3 +224,73 @@ fn value_codec_debug_names_the_width() {
         "ValueCodec { width: \"bijou64s\" }"
     );
 }
+
+/// A `next()` dropped while a value or frame is half in (a `select!` whose
+/// other branch won, a timeout) loses nothing: the partial bytes stay in
+/// `FramedRead`'s buffer and the next `next()` completes them. Also the
+/// loop `StreamDecoder` documents: read into a buffer, push it into a
+/// decoder that outlives the future.
+#[test]
+fn a_cancelled_read_loses_no_bytes() {
+    /// Awaits `future` briefly; `None` if it was still pending and has been
+    /// dropped (the paused clock moves on once nothing else can run).
+    async fn cancelled_or<F: Future>(future: F) -> Option<F::Output> {
+        tokio::time::timeout(Duration::from_millis(10), future)
+            .await
+            .ok()
+    }
+
+    block_on(async {
+        // 2^63 + 1 as bijou64 (9 bytes), then 5, sent as 4 + 6 bytes.
+        let mut wire = Vec::new();
+        wire.write_bijou64((1 << 63) + 1).unwrap();
+        wire.write_bijou64(5).unwrap();
+        let (mut client, server) = tokio::io::duplex(64);
+        let mut values = FramedRead::new(server, ValueCodec::<u64>::new());
+        client.write_all(&wire[..4]).await.unwrap();
+        assert!(cancelled_or(next(&mut values)).await.is_none());
+        client.write_all(&wire[4..]).await.unwrap();
+        assert_eq!(next(&mut values).await.unwrap().unwrap(), (1 << 63) + 1);
+        assert_eq!(next(&mut values).await.unwrap().unwrap(), 5);
+
+        // A frame whose length prefix and payload arrive in three pieces,
+        // with a cancelled `next()` after each of the first two.
+        let mut wire = Vec::new();
+        wire.write_bijou64(300).unwrap(); // two-byte length prefix
+        wire.extend((0..300).map(|i| i as u8));
+        let (mut client, server) = tokio::io::duplex(1024);
+        let mut frames = FramedRead::new(server, FrameCodec::new());
+        for piece in [&wire[..1], &wire[1..100]] {
+            client.write_all(piece).await.unwrap();
+            assert!(cancelled_or(next(&mut frames)).await.is_none());
+        }
+        client.write_all(&wire[100..]).await.unwrap();
+        assert_eq!(next(&mut frames).await.unwrap().unwrap(), wire[2..]);
+
+        // StreamDecoder under a read loop whose future is dropped mid-value.
+        let (mut client, mut server) = tokio::io::duplex(64);
+        let mut decoder = bijou_io::StreamDecoder::<u64>::new();
+        let mut received = Vec::new();
+        let wire = [0xF9, 0x01, 0xF0, 0x07]; // 1000, 7
+        for piece in [&wire[..1], &wire[1..2], &wire[2..]] {
+            client.write_all(piece).await.unwrap();
+            let read_and_push = async {
+                use tokio::io::AsyncReadExt;
+                loop {
+                    let mut buf = [0u8; 16];
+                    let n = server.read(&mut buf).await.unwrap();
+                    let before = received.len();
+                    for value in decoder.values(&buf[..n]) {
+                        received.push(value.unwrap());
+                    }
+                    if received.len() > before {
+                        break;
+                    }
+                }
+            };
+            cancelled_or(read_and_push).await;
+        }
+        assert_eq!(received, [1000, 7]);
+        assert!(decoder.finish().is_ok());
+    });
+}
