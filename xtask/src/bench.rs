@@ -37,7 +37,9 @@ Options:
   --filter REGEX  Run only the benchmarks whose id matches (criterion's
                   filter, e.g. 'varint-decode/.*/tiny'); replaces the --quick
                   workload filter and skips the sha1 software-backend rerun
-  --no-run        Run nothing; report the results criterion already holds
+  --no-run        Measure nothing; report the results criterion already holds
+                  (still builds the benches, to list their benchmarks); with
+                  no results it fails and leaves an existing report alone
   -h, --help      Print this message
 
 Arguments after `--` go to every criterion run (e.g. --save-baseline main).
@@ -881,6 +883,12 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     }
 
     print(&results);
+    // Before the report: writing it replaces the old one (and its charts).
+    if results.iter().all(|b| b.measurements.is_empty()) {
+        return Err(
+            "no criterion results found; the report, if asked for, was left as it was".to_owned(),
+        );
+    }
     if let Some(dir) = &options.report {
         let mode = match (options.run, options.quick) {
             (false, _) => "from the results criterion already held (`--no-run`)".to_owned(),
@@ -900,9 +908,6 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         };
         report::write(dir, &results, &context)?;
         println!("\nreport written to {}", dir.join("index.md").display());
-    }
-    if results.iter().all(|b| b.measurements.is_empty()) {
-        return Err("no criterion results found".to_owned());
     }
     Ok(())
 }

@@ -72,6 +72,31 @@ impl Suite {
     }
 }
 
+/// Every file under `vectors/` is one a suite runs, and each holds the
+/// number of vectors `testkit::vectors::FILES` lists (the loaders check the
+/// counts).
+fn listed_files() -> Suite {
+    let start = Instant::now();
+    let failures = match testkit::vectors::unlisted_files() {
+        Ok(unlisted) => unlisted
+            .into_iter()
+            .map(|file| {
+                format!(
+                    "vectors/{file}: no suite runs it; list it in testkit::vectors::FILES \
+                     (with its vector count) and give it a suite"
+                )
+            })
+            .collect(),
+        Err(error) => vec![error.to_string()],
+    };
+    Suite {
+        name: "vector files all listed".to_owned(),
+        cases: testkit::vectors::FILES.len() as u64,
+        failures,
+        time: start.elapsed(),
+    }
+}
+
 fn bijou_file(name: &str, relative: &str) -> Suite {
     bijou_suite(name, relative, testkit::vectors::load_bijou(relative))
 }
@@ -153,22 +178,28 @@ fn hash_repeated(backend: Backend, case: &RepeatCase, label: &str) -> Digest {
     let long = case.is_long();
     let mut fed = 0u64;
     let mut shown = u64::MAX;
+    // A bar redrawn in place on a terminal; in a log (CI), a line a quarter.
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let (step, start) = if terminal { (1, "\r") } else { (25, "") };
     case.for_each_piece(1 << 20, |piece| {
         hasher.update(piece);
         fed += piece.len() as u64;
-        let percent = fed * 100 / case.len();
+        let percent = fed * 100 / case.len() / step * step;
         if long && percent != shown {
             shown = percent;
             let filled = (percent / 5) as usize;
             eprint!(
-                "\r  {label} [{}{}] {percent:3}%",
+                "{start}  {label} [{}{}] {percent:3}%",
                 "#".repeat(filled),
                 ".".repeat(20 - filled)
             );
+            if !terminal {
+                eprintln!();
+            }
             let _ = std::io::stderr().flush();
         }
     });
-    if long {
+    if long && terminal {
         eprintln!();
     }
     hasher.finalize()
@@ -252,10 +283,12 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     let exhaustive = flags.iter().any(|f| f == "--exhaustive");
     let long = flags.iter().any(|f| f == "--long");
 
-    let mut suites: Vec<Suite> = testkit::vectors::BIJOU_FILES
-        .iter()
-        .map(|(name, relative)| bijou_file(&format!("bijou {name} vectors"), relative))
-        .collect();
+    let mut suites = vec![listed_files()];
+    suites.extend(
+        testkit::vectors::BIJOU_FILES
+            .iter()
+            .map(|(name, relative)| bijou_file(&format!("bijou {name} vectors"), relative)),
+    );
     suites.extend(sha1_suites(long));
     if exhaustive {
         suites.extend(exhaustive_suites());
@@ -352,6 +385,7 @@ mod tests {
             .collect();
         assert!(suites.iter().all(|s| s.cases > 0));
         assert!(report(&suites).is_ok());
+        assert!(listed_files().failures.is_empty());
         assert!(
             sha1_suites(false)
                 .iter()

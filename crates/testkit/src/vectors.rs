@@ -373,27 +373,120 @@ pub fn parse_repeat(
     Ok(cases)
 }
 
+/// Every vector file under `vectors/`, with the number of vectors it
+/// holds. The loaders refuse a file that is not listed here or whose count
+/// differs, so a truncated or extended file fails every suite that reads
+/// it; [`unlisted_files`] finds a file that no suite would run.
+pub const FILES: [(&str, usize); 6] = [
+    ("bijou/spec.txt", 55),
+    ("bijou/signed.txt", 43),
+    ("bijou/boundaries.txt", 164),
+    ("sha1/SHA1ShortMsg.rsp", 65),
+    ("sha1/SHA1LongMsg.rsp", 64),
+    ("sha1/fips.txt", 6),
+];
+
+/// Reads, parses and counts a listed file under `vectors/`.
+fn load<T>(
+    relative: &str,
+    parse: impl FnOnce(&str, &str) -> Result<Vec<T>, VectorError>,
+) -> Result<Vec<T>, VectorError> {
+    let path = crate::vector_path(relative);
+    let source_name = path.display().to_string();
+    let Some(&(_, expected)) = FILES.iter().find(|(listed, _)| *listed == relative) else {
+        return Err(error(
+            &source_name,
+            0,
+            "not listed in testkit::vectors::FILES",
+        ));
+    };
+    let cases = parse(&source_name, &read(&path)?)?;
+    if cases.len() != expected {
+        return Err(error(
+            &source_name,
+            0,
+            format!(
+                "{} vectors, testkit::vectors::FILES expects {expected} \
+                 (a truncated or edited file, or a count to update)",
+                cases.len()
+            ),
+        ));
+    }
+    Ok(cases)
+}
+
 /// Loads and parses a repeated-message vector file under `vectors/`.
 pub fn load_repeat(relative: &str, digest_len: usize) -> Result<Vec<RepeatCase>, VectorError> {
-    let path = crate::vector_path(relative);
-    parse_repeat(&path.display().to_string(), &read(&path)?, digest_len)
+    load(relative, |name, text| parse_repeat(name, text, digest_len))
 }
 
 /// Loads and parses a bijou vector file under `vectors/`.
 pub fn load_bijou(relative: &str) -> Result<Vec<BijouCase>, VectorError> {
-    let path = crate::vector_path(relative);
-    parse_bijou(&path.display().to_string(), &read(&path)?)
+    load(relative, parse_bijou)
 }
 
 /// Loads and parses an `.rsp` file under `vectors/`.
 pub fn load_rsp(relative: &str, digest_len: usize) -> Result<Vec<HashCase>, VectorError> {
-    let path = crate::vector_path(relative);
-    parse_rsp(&path.display().to_string(), &read(&path)?, digest_len)
+    load(relative, |name, text| parse_rsp(name, text, digest_len))
+}
+
+/// Files under `vectors/` (paths relative to it) that [`FILES`] does not
+/// list, so that no suite runs them; `README.md` files aside.
+///
+/// # Errors
+///
+/// If a directory under `vectors/` cannot be read.
+pub fn unlisted_files() -> Result<Vec<String>, VectorError> {
+    fn walk(dir: &Path, prefix: &str, found: &mut Vec<String>) -> Result<(), VectorError> {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| error(&dir.display().to_string(), 0, format!("cannot list: {e}")))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| error(&dir.display().to_string(), 0, e.to_string()))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let relative = format!("{prefix}{name}");
+            if entry.path().is_dir() {
+                walk(&entry.path(), &format!("{relative}/"), found)?;
+            } else if name != "README.md" && !FILES.iter().any(|(listed, _)| *listed == relative) {
+                found.push(relative);
+            }
+        }
+        Ok(())
+    }
+    let mut found = Vec::new();
+    walk(&crate::vector_path(""), "", &mut found)?;
+    found.sort();
+    Ok(found)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_vector_file_is_listed_and_counted() {
+        assert_eq!(unlisted_files().unwrap(), Vec::<String>::new());
+        for (relative, _) in FILES {
+            let loaded = match relative.rsplit('.').next() {
+                Some("rsp") => load_rsp(relative, 20).map(|c| c.len()),
+                _ if relative.starts_with("bijou/") => load_bijou(relative).map(|c| c.len()),
+                _ => load_repeat(relative, 20).map(|c| c.len()),
+            };
+            loaded.unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+
+    #[test]
+    fn unlisted_or_miscounted_files_are_refused() {
+        let error = load_bijou("sha1/README.md").unwrap_err().to_string();
+        assert!(error.contains("not listed"), "{error}");
+        let error = load(FILES[0].0, |_, _| Ok(vec![(); FILES[0].1 - 1]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains(&format!("expects {}", FILES[0].1)),
+            "{error}"
+        );
+    }
 
     #[test]
     fn pieces_concatenate_to_the_input() {
