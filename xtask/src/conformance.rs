@@ -131,9 +131,8 @@ fn compare(what: &str, input: &[u8], expected: &[u8], got: Digest) -> Result<(),
 }
 
 /// A suite per NIST file and backend, plus the one-shot `digest`.
-fn sha1_rsp_suites(file: &str, label: &str, backends: &[Backend]) -> Vec<Suite> {
-    let relative = format!("sha1/{file}");
-    let cases = match testkit::vectors::load_rsp(&relative, 20) {
+fn sha1_rsp_suites(relative: &str, label: &str, backends: &[Backend]) -> Vec<Suite> {
+    let cases = match testkit::vectors::load_rsp(relative, 20) {
         Ok(cases) => cases,
         Err(error) => return vec![Suite::unloadable(&format!("sha1 {label}"), error)],
     };
@@ -205,12 +204,12 @@ fn hash_repeated(backend: Backend, case: &RepeatCase, label: &str) -> Digest {
     hasher.finalize()
 }
 
-/// The FIPS examples per backend; long inputs ([`RepeatCase::is_long`]) only with `long`.
-fn sha1_repeat_suites(backends: &[Backend], long: bool) -> Vec<Suite> {
-    let relative = "sha1/fips.txt";
+/// A repeated-message file per backend; long inputs
+/// ([`RepeatCase::is_long`], the 1 GiB FIPS check) only with `long`.
+fn sha1_repeat_suites(relative: &str, label: &str, backends: &[Backend], long: bool) -> Vec<Suite> {
     let cases = match testkit::vectors::load_repeat(relative, 20) {
         Ok(cases) => cases,
-        Err(error) => return vec![Suite::unloadable("sha1 FIPS examples", error)],
+        Err(error) => return vec![Suite::unloadable(&format!("sha1 {label}"), error)],
     };
     let (short, long_cases): (Vec<RepeatCase>, Vec<RepeatCase>) =
         cases.into_iter().partition(|c| !c.is_long());
@@ -225,29 +224,34 @@ fn sha1_repeat_suites(backends: &[Backend], long: bool) -> Vec<Suite> {
             );
             compare(&what, &[], &case.digest, hash_repeated(backend, case, name))
         };
-        let name = format!("sha1 FIPS examples [{backend}]");
+        let name = format!("sha1 {label} [{backend}]");
         suites.push(Suite::run(&name, &short, |case| check(case, &name)));
         if long {
-            let name = format!("sha1 FIPS 1 GiB [{backend}]");
+            let name = format!("sha1 {label}, long [{backend}]");
             suites.push(Suite::run(&name, &long_cases, |case| check(case, &name)));
         }
     }
     suites
 }
 
-fn sha1_suites(long: bool) -> Vec<Suite> {
+/// Every listed vector file through the suites of its format, so a file
+/// in `testkit::vectors::FILES` cannot go unrun.
+fn file_suites(long: bool) -> Vec<Suite> {
+    use testkit::vectors::{Format, files};
     let backends: Vec<Backend> = Backend::ALL
         .iter()
         .copied()
         .filter(|b| b.is_available())
         .collect();
-    let mut suites = sha1_rsp_suites("SHA1ShortMsg.rsp", "NIST ShortMsg", &backends);
-    suites.extend(sha1_rsp_suites(
-        "SHA1LongMsg.rsp",
-        "NIST LongMsg",
-        &backends,
-    ));
-    suites.extend(sha1_repeat_suites(&backends, long));
+    let mut suites: Vec<Suite> = files(Format::Bijou)
+        .map(|f| bijou_file(&format!("bijou {} vectors", f.name), f.path))
+        .collect();
+    for f in files(Format::Rsp) {
+        suites.extend(sha1_rsp_suites(f.path, f.name, &backends));
+    }
+    for f in files(Format::Repeat) {
+        suites.extend(sha1_repeat_suites(f.path, f.name, &backends, long));
+    }
     suites
 }
 
@@ -284,12 +288,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     let long = flags.iter().any(|f| f == "--long");
 
     let mut suites = vec![listed_files()];
-    suites.extend(
-        testkit::vectors::BIJOU_FILES
-            .iter()
-            .map(|(name, relative)| bijou_file(&format!("bijou {name} vectors"), relative)),
-    );
-    suites.extend(sha1_suites(long));
+    suites.extend(file_suites(long));
     if exhaustive {
         suites.extend(exhaustive_suites());
     }
@@ -379,17 +378,9 @@ mod tests {
 
     #[test]
     fn the_checked_in_vectors_pass() {
-        let suites: Vec<Suite> = testkit::vectors::BIJOU_FILES
-            .iter()
-            .map(|(name, relative)| bijou_file(name, relative))
-            .collect();
+        let suites = file_suites(false);
         assert!(suites.iter().all(|s| s.cases > 0));
         assert!(report(&suites).is_ok());
         assert!(listed_files().failures.is_empty());
-        assert!(
-            sha1_suites(false)
-                .iter()
-                .all(|s| s.failures.is_empty() && s.cases > 0)
-        );
     }
 }

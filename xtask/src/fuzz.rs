@@ -341,8 +341,8 @@ struct Vectors {
 impl Vectors {
     fn load() -> Result<Vectors, VectorError> {
         let mut bijou = Vec::new();
-        for (_, relative) in testkit::vectors::BIJOU_FILES {
-            bijou.extend(testkit::vectors::load_bijou(relative)?);
+        for file in testkit::vectors::files(testkit::vectors::Format::Bijou) {
+            bijou.extend(testkit::vectors::load_bijou(file.path)?);
         }
         let mut sha1_messages = Vec::new();
         for file in ["sha1/SHA1ShortMsg.rsp", "sha1/SHA1LongMsg.rsp"] {

@@ -89,7 +89,8 @@ macro_rules! unsigned_width {
             }
 
             /// Tier of the smallest value of each bit length, indexed by bit
-            /// length (0..=BITS). A bit-length range `[2^(L-1), 2^L)` is
+            /// length (1..=BITS; `tier` never asks for 0, index 0 is
+            /// padding). A bit-length range `[2^(L-1), 2^L)` is
             /// narrower than every multi-byte tier, so it meets at most two
             /// tiers: this one and the next.
             const TIER_BY_BIT_LENGTH: [u8; <$uint>::BITS as usize + 1] = {
@@ -131,9 +132,11 @@ macro_rules! unsigned_width {
             /// value moves it to the next tier when needed.
             #[inline(always)]
             const fn tier(value: $uint) -> usize {
-                // `| 1` (0 and 1 share a tier): without `lzcnt`, x86-64
-                // counts with `bsr`, which keeps its destination when the
-                // source is 0 and so waits for that register's last value.
+                // `| 1` (0 and 1 share a tier): the count's input is then
+                // never 0, so no zero case is needed, and the `bsr` that
+                // x86-64 counts with (without `lzcnt`) is freed of a wait:
+                // it keeps its destination when the source is 0, so it
+                // waits for that register's last value.
                 // Counting a temporary that dies there lets the register
                 // allocator reuse it as the destination; otherwise it picked
                 // a register holding the output's length, chaining every
@@ -354,6 +357,8 @@ macro_rules! unsigned_width {
                     assert!(tier(OFFSETS[t]) == t && tier(OFFSETS[t] - 1) == t - 1);
                     t += 1;
                 }
+                // 0, whose bit length `tier` counts as 1's.
+                assert!(tier(0) == 0);
                 let mut length = 1;
                 while length <= <$uint>::BITS {
                     let low = (1 as $uint) << (length - 1);

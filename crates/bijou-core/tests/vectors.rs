@@ -1,6 +1,6 @@
 //! The checked-in vector files (`vectors/bijou/`), run through every width.
 
-use testkit::vectors::{BIJOU_FILES, BIJOU_WIDTHS, BijouExpect, load_bijou};
+use testkit::vectors::{BIJOU_WIDTHS, BijouExpect, Format, files, load_bijou};
 
 fn run_file(relative: &str) -> usize {
     let cases = load_bijou(relative).unwrap_or_else(|e| panic!("{e}"));
@@ -76,8 +76,8 @@ fn boundary_vectors() {
 #[test]
 fn every_width_has_vectors() {
     let mut cases = Vec::new();
-    for (_, relative) in BIJOU_FILES {
-        cases.extend(load_bijou(relative).unwrap());
+    for file in files(Format::Bijou) {
+        cases.extend(load_bijou(file.path).unwrap());
     }
     for width in BIJOU_WIDTHS {
         assert!(cases.iter().any(|c| c.width == width), "no {width} vectors");

@@ -65,11 +65,15 @@ where
 
 /// The vector inside a stream, through `decode_batch`, after two kinds of
 /// lead: a run of one-byte values (the batch decoder stays on its branchy
-/// path) and 256 values alternating one and two bytes long (it switches to
-/// its branch-free path). A value case is repeated and more bytes follow
-/// every case, so the decoder's block loop meets it, not only its tail
-/// (which is `decode` again). `value` is the case's value, `None` for an
-/// error case.
+/// path) and 384 values alternating one and two bytes long (it switches to
+/// its branch-free path after a block of 128, and the case lands in a
+/// branch-free block even where the signed decoder starts a new unsigned
+/// call every 256 values, as bijou128s does). A multi-byte value case is
+/// repeated and an overflow case followed by more bytes, so the block
+/// loop meets them, not only the tail (which is `decode` again); one-byte
+/// values go to the run copier and a truncated case, at the end of the
+/// input, to the tail. `value` is the case's value, `None` for an error
+/// case.
 fn check_batch<T: Bijou>(case: &BijouCase, value: Option<T>) -> Result<(), String> {
     const COPIES: usize = 16;
     const TRAIL: usize = 64;
@@ -77,8 +81,8 @@ fn check_batch<T: Bijou>(case: &BijouCase, value: Option<T>) -> Result<(), Strin
         .find(|&tag| T::len_from_tag(tag) == 2)
         .expect("every width has a two-byte tier");
     let steady: (Vec<u8>, usize) = (vec![0; 8], 8);
-    let mixed: (Vec<u8>, usize) = ([1, two_byte_tag, 0].repeat(128), 256);
-    for (name, (lead, lead_values)) in [("8 one-byte values", steady), ("256 mixed values", mixed)]
+    let mixed: (Vec<u8>, usize) = ([1, two_byte_tag, 0].repeat(192), 384);
+    for (name, (lead, lead_values)) in [("8 one-byte values", steady), ("384 mixed values", mixed)]
     {
         let mut stream = lead.clone();
         let expected = match case.expect {

@@ -92,15 +92,6 @@ pub struct BijouCase {
     pub bytes: Vec<u8>,
 }
 
-/// The bijou vector files under `vectors/`, each with a short name: the
-/// spec's own vectors, the signed widths', and every width's tier
-/// boundaries, overflow and truncation edges.
-pub const BIJOU_FILES: [(&str, &str); 3] = [
-    ("spec", "bijou/spec.txt"),
-    ("signed", "bijou/signed.txt"),
-    ("boundaries", "bijou/boundaries.txt"),
-];
-
 /// The widths a bijou vector may name.
 pub const BIJOU_WIDTHS: [&str; 6] = [
     "bijou32",
@@ -373,18 +364,65 @@ pub fn parse_repeat(
     Ok(cases)
 }
 
-/// Every vector file under `vectors/`, with the number of vectors it
-/// holds. The loaders refuse a file that is not listed here or whose count
-/// differs, so a truncated or extended file fails every suite that reads
-/// it; [`unlisted_files`] finds a file that no suite would run.
-pub const FILES: [(&str, usize); 6] = [
-    ("bijou/spec.txt", 55),
-    ("bijou/signed.txt", 43),
-    ("bijou/boundaries.txt", 164),
-    ("sha1/SHA1ShortMsg.rsp", 65),
-    ("sha1/SHA1LongMsg.rsp", 64),
-    ("sha1/fips.txt", 6),
-];
+/// The format of a vector file, which says which suite runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `WIDTH VALUE HEX` lines ([`parse_bijou`]).
+    Bijou,
+    /// A NIST CAVP `.rsp` file ([`parse_rsp`]).
+    Rsp,
+    /// `REPEAT MESSAGE DIGEST` lines ([`parse_repeat`]).
+    Repeat,
+}
+
+/// One vector file under `vectors/`.
+#[derive(Debug, Clone, Copy)]
+pub struct VectorFile {
+    /// Short name for reports (`spec`, `NIST ShortMsg`, …).
+    pub name: &'static str,
+    /// Path relative to `vectors/`.
+    pub path: &'static str,
+    /// How to read it, hence which suite runs it.
+    pub format: Format,
+    /// The number of vectors it holds.
+    pub cases: usize,
+}
+
+/// Every vector file under `vectors/`. Conformance runs each through the
+/// suite of its format, and the loaders refuse a file that is not listed
+/// here or whose count differs, so a truncated or extended file fails every
+/// suite that reads it; [`unlisted_files`] finds a file on disk that no
+/// suite would run.
+pub const FILES: [VectorFile; 6] = {
+    const fn file(
+        name: &'static str,
+        path: &'static str,
+        format: Format,
+        cases: usize,
+    ) -> VectorFile {
+        VectorFile {
+            name,
+            path,
+            format,
+            cases,
+        }
+    }
+    [
+        // The spec's own vectors, the signed widths', and every width's
+        // tier edges, overflow and truncation edges.
+        file("spec", "bijou/spec.txt", Format::Bijou, 55),
+        file("signed", "bijou/signed.txt", Format::Bijou, 43),
+        file("boundaries", "bijou/boundaries.txt", Format::Bijou, 164),
+        file("NIST ShortMsg", "sha1/SHA1ShortMsg.rsp", Format::Rsp, 65),
+        file("NIST LongMsg", "sha1/SHA1LongMsg.rsp", Format::Rsp, 64),
+        file("FIPS examples", "sha1/fips.txt", Format::Repeat, 6),
+    ]
+};
+
+/// The listed files of one format.
+pub fn files(format: Format) -> impl Iterator<Item = &'static VectorFile> {
+    FILES.iter().filter(move |f| f.format == format)
+}
 
 /// Reads, parses and counts a listed file under `vectors/`.
 fn load<T>(
@@ -393,7 +431,7 @@ fn load<T>(
 ) -> Result<Vec<T>, VectorError> {
     let path = crate::vector_path(relative);
     let source_name = path.display().to_string();
-    let Some(&(_, expected)) = FILES.iter().find(|(listed, _)| *listed == relative) else {
+    let Some(expected) = FILES.iter().find(|f| f.path == relative).map(|f| f.cases) else {
         return Err(error(
             &source_name,
             0,
@@ -446,7 +484,7 @@ pub fn unlisted_files() -> Result<Vec<String>, VectorError> {
             let relative = format!("{prefix}{name}");
             if entry.path().is_dir() {
                 walk(&entry.path(), &format!("{relative}/"), found)?;
-            } else if name != "README.md" && !FILES.iter().any(|(listed, _)| *listed == relative) {
+            } else if name != "README.md" && !FILES.iter().any(|f| f.path == relative) {
                 found.push(relative);
             }
         }
@@ -465,11 +503,11 @@ mod tests {
     #[test]
     fn every_vector_file_is_listed_and_counted() {
         assert_eq!(unlisted_files().unwrap(), Vec::<String>::new());
-        for (relative, _) in FILES {
-            let loaded = match relative.rsplit('.').next() {
-                Some("rsp") => load_rsp(relative, 20).map(|c| c.len()),
-                _ if relative.starts_with("bijou/") => load_bijou(relative).map(|c| c.len()),
-                _ => load_repeat(relative, 20).map(|c| c.len()),
+        for file in FILES {
+            let loaded = match file.format {
+                Format::Rsp => load_rsp(file.path, 20).map(|c| c.len()),
+                Format::Bijou => load_bijou(file.path).map(|c| c.len()),
+                Format::Repeat => load_repeat(file.path, 20).map(|c| c.len()),
             };
             loaded.unwrap_or_else(|e| panic!("{e}"));
         }
@@ -479,11 +517,12 @@ mod tests {
     fn unlisted_or_miscounted_files_are_refused() {
         let error = load_bijou("sha1/README.md").unwrap_err().to_string();
         assert!(error.contains("not listed"), "{error}");
-        let error = load(FILES[0].0, |_, _| Ok(vec![(); FILES[0].1 - 1]))
+        let first = FILES[0];
+        let error = load(first.path, |_, _| Ok(vec![(); first.cases - 1]))
             .unwrap_err()
             .to_string();
         assert!(
-            error.contains(&format!("expects {}", FILES[0].1)),
+            error.contains(&format!("expects {}", first.cases)),
             "{error}"
         );
     }

@@ -225,11 +225,12 @@ fn value_codec_debug_names_the_width() {
     );
 }
 
-/// A `next()` dropped while a value or frame is half in (a `select!` whose
-/// other branch won, a timeout) loses nothing: the partial bytes stay in
-/// `FramedRead`'s buffer and the next `next()` completes them. Also the
-/// loop `StreamDecoder` documents: read into a buffer, push it into a
-/// decoder that outlives the future.
+/// The cancel-safety the docs promise, pinned: a `next()` dropped while a
+/// value or frame is half in (a `select!` whose other branch won, a
+/// timeout) loses nothing, because the partial bytes live in
+/// `FramedRead`'s buffer, not in the future, and the next `next()`
+/// completes them. Also the loop `StreamDecoder` documents: read into a
+/// buffer, push it into a decoder that outlives the future.
 #[test]
 fn a_cancelled_read_loses_no_bytes() {
     /// Awaits `future` briefly; `None` if it was still pending and has been
