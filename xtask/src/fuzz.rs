@@ -340,13 +340,14 @@ struct Vectors {
 
 impl Vectors {
     fn load() -> Result<Vectors, VectorError> {
+        use testkit::vectors::{Format, files, load_bijou, load_rsp};
         let mut bijou = Vec::new();
-        for file in testkit::vectors::files(testkit::vectors::Format::Bijou) {
-            bijou.extend(testkit::vectors::load_bijou(file.path)?);
+        for file in files(Format::Bijou) {
+            bijou.extend(load_bijou(file.path)?);
         }
         let mut sha1_messages = Vec::new();
-        for file in ["sha1/SHA1ShortMsg.rsp", "sha1/SHA1LongMsg.rsp"] {
-            let cases = testkit::vectors::load_rsp(file, 20)?;
+        for file in files(Format::Rsp) {
+            let cases = load_rsp(file.path, 20)?;
             sha1_messages.extend(cases.into_iter().map(|c| c.message));
         }
         sha1_messages.retain(|m| m.len() <= MAX_SEED_MESSAGE);

@@ -47,10 +47,8 @@ fn copied_files_match_their_source() {
     for (relative, expected) in pinned {
         let path = testkit::vector_path(relative);
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let actual = sha1::Sha1::digest(&bytes);
-        let actual: String = actual.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(
-            actual,
+            digest_of(&sha1::Sha1::digest(&bytes)).to_string(),
             expected,
             "{} differs from the copy of ../shared/vectors/sha1/ it was made from; \
              copy the file again rather than editing it",
