@@ -10,9 +10,10 @@ const USAGE: &str = "\
 Usage: cargo xtask conformance [--long] [--exhaustive]
 
 Runs every vector file under vectors/ (bijou vectors for every width; NIST
-SHA-1 ShortMsg/LongMsg and the FIPS examples for every SHA-1 backend this CPU
-supports, and through the one-shot `digest`) and prints a table: suite, cases,
-passed, failed, time. Exits non-zero on any failure, naming each failing case
+SHA-1 ShortMsg/LongMsg and the FIPS examples on every SHA-1 backend this CPU
+supports, each through a streaming Sha1, the backend's one-shot digest and
+one digest_many call over the file, and through the default one-shot
+`digest`) and prints a table: suite, cases, passed, failed, time. Exits non-zero on any failure, naming each failing case
 (input, expected, got), and on any missing or malformed vector file.
 
 Options:
@@ -114,66 +115,150 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// `Err` naming the case when `got` is not `expected`.
-fn compare(what: &str, input: &[u8], expected: &[u8], got: Digest) -> Result<(), String> {
+/// `Err` naming the case when `got` is not `expected`; `input` is shown
+/// when given (a repeated input's case names its unit and count instead).
+fn compare(what: &str, input: Option<&[u8]>, expected: &[u8], got: Digest) -> Result<(), String> {
     if got.as_ref() == expected {
         return Ok(());
     }
-    let shown = if input.len() > 32 {
-        format!("{}… ({} bytes)", hex(&input[..32]), input.len())
-    } else {
-        hex(input)
+    let shown = match input {
+        Some(input) if input.len() > 32 => {
+            format!(": input {}… ({} bytes)", hex(&input[..32]), input.len())
+        }
+        Some(input) => format!(": input {}", hex(input)),
+        None => String::new(),
     };
     Err(format!(
-        "{what}: input {shown}: expected {}, got {got}",
+        "{what}{shown}: expected {}, got {got}",
         hex(expected)
     ))
 }
 
-/// A suite per NIST file and backend, plus the one-shot `digest`.
+/// A streaming hasher on `backend`, or why it is not one.
+fn hasher_on(backend: Backend) -> Result<Sha1, String> {
+    match Sha1::with_backend(backend) {
+        Some(hasher) if hasher.backend() == backend => Ok(hasher),
+        Some(hasher) => Err(format!(
+            "asked for {backend}, got a {} hasher",
+            hasher.backend()
+        )),
+        None => Err(format!(
+            "{backend} is listed as available but gives no hasher"
+        )),
+    }
+}
+
+/// Checks `expected` against every route through `backend`: a streaming
+/// [`Sha1`] fed `feed`'s pieces, the one-shot [`Backend::digest`] of
+/// `whole` (when the input is held in memory), and `batch`, its digest
+/// from one [`Backend::digest_many_into`] call over the whole file (so the
+/// many-message lanes see every message of the file side by side).
+fn check_routes(
+    what: &str,
+    backend: Backend,
+    expected: &[u8],
+    feed: impl FnOnce(&mut Sha1),
+    whole: Option<&[u8]>,
+    batch: Option<Digest>,
+) -> Result<(), String> {
+    let mut hasher = hasher_on(backend).map_err(|e| format!("{what}: {e}"))?;
+    feed(&mut hasher);
+    compare(
+        &format!("{what} [{backend}, Sha1]"),
+        whole,
+        expected,
+        hasher.finalize(),
+    )?;
+    if let Some(input) = whole {
+        let one_shot = backend.digest(input);
+        compare(
+            &format!("{what} [{backend}, digest]"),
+            whole,
+            expected,
+            one_shot,
+        )?;
+    }
+    if let Some(batch) = batch {
+        compare(
+            &format!("{what} [{backend}, digest_many]"),
+            whole,
+            expected,
+            batch,
+        )?;
+    }
+    Ok(())
+}
+
+/// `backend`'s digests of `messages` in one `digest_many_into` call.
+fn digest_batch(backend: Backend, messages: &[&[u8]]) -> Vec<Digest> {
+    let mut out = vec![Digest::from_bytes([0; 20]); messages.len()];
+    backend
+        .digest_many_into(messages, &mut out)
+        .expect("one slot per message");
+    out
+}
+
+/// The default dispatch's one-shot [`sha1_fast::digest`] on in-memory inputs.
+fn default_digest_suite(name: &str, cases: &[(String, &[u8], &[u8])]) -> Suite {
+    Suite::run(name, cases, |(what, input, expected)| {
+        compare(
+            &format!("{what} [digest()]"),
+            Some(input),
+            expected,
+            sha1_fast::digest(input),
+        )
+    })
+}
+
+/// A suite per NIST file and backend (every route, see [`check_routes`]),
+/// plus the default dispatch's one-shot `digest`.
 fn sha1_rsp_suites(relative: &str, label: &str, backends: &[Backend]) -> Vec<Suite> {
     let cases = match testkit::vectors::load_rsp(relative, 20) {
         Ok(cases) => cases,
         Err(error) => return vec![Suite::unloadable(&format!("sha1 {label}"), error)],
     };
+    let messages: Vec<&[u8]> = cases.iter().map(|c| c.message.as_slice()).collect();
     let mut suites: Vec<Suite> = backends
         .iter()
         .map(|&backend| {
+            let batch = digest_batch(backend, &messages);
+            let with_batch: Vec<(&HashCase, Digest)> = cases.iter().zip(batch).collect();
             Suite::run(
                 &format!("sha1 {label} [{backend}]"),
-                &cases,
-                |case: &HashCase| {
-                    let mut hasher = Sha1::with_backend(backend).expect("available backend");
-                    hasher.update(&case.message);
-                    compare(
-                        &format!("{relative}:{} [{backend}]", case.line),
-                        &case.message,
+                &with_batch,
+                |&(case, batch)| {
+                    check_routes(
+                        &format!("{relative}:{}", case.line),
+                        backend,
                         &case.digest,
-                        hasher.finalize(),
+                        |hasher| hasher.update(&case.message),
+                        Some(&case.message),
+                        Some(batch),
                     )
                 },
             )
         })
         .collect();
-    suites.push(Suite::run(
-        &format!("sha1 {label} [digest()]"),
-        &cases,
-        |case: &HashCase| {
-            compare(
-                &format!("{relative}:{} [digest()]", case.line),
-                &case.message,
-                &case.digest,
-                sha1_fast::digest(&case.message),
+    let named: Vec<(String, &[u8], &[u8])> = cases
+        .iter()
+        .map(|c| {
+            (
+                format!("{relative}:{}", c.line),
+                &c.message[..],
+                &c.digest[..],
             )
-        },
+        })
+        .collect();
+    suites.push(default_digest_suite(
+        &format!("sha1 {label} [digest()]"),
+        &named,
     ));
     suites
 }
 
-/// Hashes a repeated message, feeding about 1 MiB per update and drawing a
+/// Feeds a repeated message to `hasher` about 1 MiB per update, drawing a
 /// progress bar on stderr for long inputs.
-fn hash_repeated(backend: Backend, case: &RepeatCase, label: &str) -> Digest {
-    let mut hasher = Sha1::with_backend(backend).expect("available backend");
+fn feed_repeated(hasher: &mut Sha1, case: &RepeatCase, label: &str) {
     let long = case.is_long();
     let mut fed = 0u64;
     let mut shown = u64::MAX;
@@ -201,11 +286,13 @@ fn hash_repeated(backend: Backend, case: &RepeatCase, label: &str) -> Digest {
     if long && terminal {
         eprintln!();
     }
-    hasher.finalize()
 }
 
 /// A repeated-message file per backend; long inputs
-/// ([`RepeatCase::is_long`], the 1 GiB FIPS check) only with `long`.
+/// ([`RepeatCase::is_long`], the 1 GiB FIPS check) only with `long`, and
+/// only streamed. The short ones (up to a million bytes) are also held in
+/// memory, so they take every route ([`check_routes`]) and the default
+/// one-shot `digest`.
 fn sha1_repeat_suites(relative: &str, label: &str, backends: &[Backend], long: bool) -> Vec<Suite> {
     let cases = match testkit::vectors::load_repeat(relative, 20) {
         Ok(cases) => cases,
@@ -213,24 +300,65 @@ fn sha1_repeat_suites(relative: &str, label: &str, backends: &[Backend], long: b
     };
     let (short, long_cases): (Vec<RepeatCase>, Vec<RepeatCase>) =
         cases.into_iter().partition(|c| !c.is_long());
+    let what = |case: &RepeatCase| {
+        format!(
+            "{relative}:{} ({} × {:?})",
+            case.line,
+            case.repeat,
+            String::from_utf8_lossy(&case.message)
+        )
+    };
+    let wholes: Vec<Vec<u8>> = short
+        .iter()
+        .map(|c| {
+            c.message
+                .repeat(usize::try_from(c.repeat).expect("a short input"))
+        })
+        .collect();
+    let messages: Vec<&[u8]> = wholes.iter().map(Vec::as_slice).collect();
     let mut suites = Vec::new();
     for &backend in backends {
-        let check = |case: &RepeatCase, name: &str| {
-            let what = format!(
-                "{relative}:{} [{backend}] ({} × {:?})",
-                case.line,
-                case.repeat,
-                String::from_utf8_lossy(&case.message)
-            );
-            compare(&what, &[], &case.digest, hash_repeated(backend, case, name))
-        };
         let name = format!("sha1 {label} [{backend}]");
-        suites.push(Suite::run(&name, &short, |case| check(case, &name)));
+        let batch = digest_batch(backend, &messages);
+        let with_whole: Vec<(&RepeatCase, &[u8], Digest)> = short
+            .iter()
+            .zip(messages.iter().copied())
+            .zip(batch)
+            .map(|((case, whole), batch)| (case, whole, batch))
+            .collect();
+        suites.push(Suite::run(&name, &with_whole, |&(case, whole, batch)| {
+            check_routes(
+                &what(case),
+                backend,
+                &case.digest,
+                |hasher| feed_repeated(hasher, case, &name),
+                Some(whole),
+                Some(batch),
+            )
+        }));
         if long {
             let name = format!("sha1 {label}, long [{backend}]");
-            suites.push(Suite::run(&name, &long_cases, |case| check(case, &name)));
+            suites.push(Suite::run(&name, &long_cases, |case| {
+                check_routes(
+                    &what(case),
+                    backend,
+                    &case.digest,
+                    |hasher| feed_repeated(hasher, case, &name),
+                    None,
+                    None,
+                )
+            }));
         }
     }
+    let named: Vec<(String, &[u8], &[u8])> = short
+        .iter()
+        .zip(&messages)
+        .map(|(c, whole)| (what(c), *whole, &c.digest[..]))
+        .collect();
+    suites.push(default_digest_suite(
+        &format!("sha1 {label} [digest()]"),
+        &named,
+    ));
     suites
 }
 
@@ -365,7 +493,7 @@ mod tests {
         .unwrap();
         let message = compare(
             "r.rsp:1",
-            &cases[0].message,
+            Some(&cases[0].message),
             &cases[0].digest,
             sha1_fast::digest(&cases[0].message),
         )
@@ -374,6 +502,50 @@ mod tests {
             message.contains("616263") && message.contains("a9993e36"),
             "{message}"
         );
+    }
+
+    /// Every byte of a digest counts: one wrong in its last byte fails.
+    #[test]
+    fn a_digest_wrong_in_its_last_byte_fails() {
+        let mut expected = sha1_fast::digest(b"abc").to_bytes();
+        expected[19] ^= 1;
+        let failure = compare("x", None, &expected, sha1_fast::digest(b"abc")).unwrap_err();
+        assert!(failure.contains("d89c"), "{failure}");
+    }
+
+    /// Each route of each backend is checked on its own: making one of
+    /// them wrong fails the case and names that route.
+    #[test]
+    fn every_route_of_every_backend_is_checked() {
+        let abc = sha1_fast::digest(b"abc");
+        let abd = sha1_fast::digest(b"abd");
+        let expected = abc.to_bytes();
+        let right: &[u8] = b"abc";
+        let wrong: &[u8] = b"abd";
+        for &backend in Backend::ALL.iter().filter(|b| b.is_available()) {
+            let check = |stream: &[u8], whole: &[u8], batch: Digest| {
+                check_routes(
+                    "x",
+                    backend,
+                    &expected,
+                    |hasher| hasher.update(stream),
+                    Some(whole),
+                    Some(batch),
+                )
+            };
+            assert_eq!(check(right, right, abc), Ok(()));
+            for (route, result) in [
+                ("Sha1", check(wrong, right, abc)),
+                ("digest", check(right, wrong, abc)),
+                ("digest_many", check(right, right, abd)),
+            ] {
+                let failure = result.unwrap_err();
+                assert!(
+                    failure.contains(&format!("[{backend}, {route}]")),
+                    "{failure}"
+                );
+            }
+        }
     }
 
     #[test]

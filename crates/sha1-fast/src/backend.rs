@@ -284,27 +284,33 @@ impl Backend {
     }
 
     /// The backend the build or the environment asks for, if any.
-    /// [`Backend::Scalar`] stands in for names this build does not know.
     fn forced() -> Option<Backend> {
-        let by_name = |name: &str| Some(Backend::from_name(name).unwrap_or(Backend::Scalar));
         if cfg!(sha1_fast_force = "scalar") || cfg!(sha1_fast_force = "none") {
             return Some(Backend::Scalar);
         }
         if cfg!(sha1_fast_force = "shani") {
-            return by_name("shani");
+            return Backend::from_name("shani");
         }
         if cfg!(sha1_fast_force = "simd") {
-            return by_name("simd");
+            return Backend::from_name("simd");
         }
         #[cfg(feature = "std")]
-        if let Some(value) = std::env::var_os(FORCE_VAR) {
-            return match value.to_str() {
-                Some("" | "auto") => None,
-                Some(name) => by_name(name),
-                None => Some(Backend::Scalar),
-            };
-        }
+        return Backend::forced_by_variable(std::env::var_os(FORCE_VAR).as_deref());
+        #[cfg(not(feature = "std"))]
         None
+    }
+
+    /// What a value of `SHA1_FAST_BACKEND` asks for: nothing when unset,
+    /// empty or `auto`; else the backend it names, with
+    /// [`Backend::Scalar`] standing in for a name this build does not know
+    /// (or that is not UTF-8), so a typo never picks a hardware backend.
+    #[cfg(feature = "std")]
+    fn forced_by_variable(value: Option<&std::ffi::OsStr>) -> Option<Backend> {
+        match value?.to_str() {
+            Some("" | "auto") => None,
+            Some(name) => Some(Backend::from_name(name).unwrap_or(Backend::Scalar)),
+            None => Some(Backend::Scalar),
+        }
     }
 
     /// This backend with its proof of availability, or `None`.
@@ -463,6 +469,54 @@ mod tests {
             Backend::choose(None, no_best),
             *Backend::ALL.get(1).unwrap_or(&Backend::Scalar)
         );
+    }
+
+    /// The environment variable's rule, apart from the environment (CI sets
+    /// it only to real names, so a test run cannot reach the others).
+    #[cfg(feature = "std")]
+    #[test]
+    fn the_variable_forces_by_name_and_unknown_names_give_scalar() {
+        use std::ffi::OsStr;
+        let forced = |value: &str| Backend::forced_by_variable(Some(OsStr::new(value)));
+        assert_eq!(Backend::forced_by_variable(None), None);
+        assert_eq!(forced(""), None);
+        assert_eq!(forced("auto"), None);
+        for &backend in Backend::ALL {
+            assert_eq!(forced(backend.name()), Some(backend));
+        }
+        // Not a name (nor a differently cased one): Scalar, never detection.
+        assert_eq!(forced("sha-ni"), Some(Backend::Scalar));
+        assert_eq!(forced("AUTO"), Some(Backend::Scalar));
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let not_utf8 = OsStr::from_bytes(b"sha\xffni");
+            assert_eq!(
+                Backend::forced_by_variable(Some(not_utf8)),
+                Some(Backend::Scalar)
+            );
+        }
+    }
+
+    /// `detect` decides once and then answers from the cache.
+    #[test]
+    fn detect_caches_its_choice() {
+        use core::sync::atomic::Ordering;
+        let chosen = Backend::detect();
+        let cached = usize::from(super::DETECTED.load(Ordering::Relaxed));
+        assert_eq!(Backend::ALL.get(cached), Some(&chosen));
+    }
+
+    /// The SIMD-schedule backend carries the AVX2 lanes wherever the CPU
+    /// has them: its `digest_many` gives the same digests either way, so
+    /// only its engine shows whether the lanes are reachable at all.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_simd_backend_takes_the_avx2_lanes_when_present() {
+        use crate::x86::avx2_lanes::Avx2;
+        if let Some(Engine::SimdSchedule(_, lanes)) = Backend::SimdSchedule.engine() {
+            assert_eq!(lanes.is_some(), Avx2::detect().is_some());
+        }
     }
 
     /// Every engine's `digest_many` against the reference, including the

@@ -1,0 +1,39 @@
+//! The exit status is what CI reads: `cargo xtask` must fail on a bad
+//! command line and succeed on `--help`.
+
+use std::process::Command;
+
+fn xtask(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .output()
+        .expect("the xtask binary runs")
+}
+
+#[test]
+fn a_bad_command_line_fails_and_says_why() {
+    for args in [
+        &[][..],
+        &["no-such-command"],
+        &["conformance", "--no-such-flag"],
+        &["bench", "--no-such-flag"],
+    ] {
+        let output = xtask(args);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("Usage: cargo xtask"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn help_succeeds_for_every_command() {
+    for command in ["conformance", "bench", "fuzz", "cross", "miri", "msrv"] {
+        let output = xtask(&[command, "--help"]);
+        assert!(output.status.success(), "{command} --help failed");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains(&format!("cargo xtask {command}")),
+            "{stdout}"
+        );
+    }
+}
