@@ -1,11 +1,14 @@
 //! `cargo xtask cross`: the library crates' test suites built for other
 //! architectures and run under QEMU's user-mode emulation.
 //!
-//! Two targets, each for what it can catch: `s390x` is big-endian, so any
+//! Three targets, each for what it can catch: `s390x` is big-endian, so any
 //! byte-order assumption in the varint encoders and decoders or in SHA-1's
-//! word reads and digest writes fails there; `aarch64` is where users deploy
-//! besides x86-64. On both, `sha1-fast` runs its portable core as the
-//! default (no x86 backend is compiled in).
+//! word reads and digest writes fails there; `i686` has a 32-bit `usize`,
+//! so a frame length checked with `usize::try_from` instead of cast with
+//! `as` (and any length arithmetic that assumes 64 bits) is exercised
+//! there; `aarch64` is where users deploy besides x86-64. On all three,
+//! `sha1-fast` runs its portable core as the default (its x86 backends are
+//! for x86-64 only).
 
 use std::process::Command;
 use std::time::Instant;
@@ -19,8 +22,8 @@ Builds the tests of the library crates (bijou-core, bijou-io, sha1-fast,
 testkit; unit, integration and doc tests) for each target and runs them
 under QEMU user-mode emulation, then prints one line per target.
 
-Targets: aarch64-unknown-linux-gnu, s390x-unknown-linux-gnu (big-endian).
-Default: both.
+Targets: aarch64-unknown-linux-gnu, s390x-unknown-linux-gnu (big-endian),
+i686-unknown-linux-gnu (32-bit usize). Default: all three.
 
 Each target needs its Rust standard library (rustup), a cross linker with
 its C library and the QEMU emulator (Debian packages). Without --install a
@@ -72,6 +75,14 @@ const TARGETS: &[Target] = &[
         sysroot: "/usr/s390x-linux-gnu",
         linker_package: "gcc-s390x-linux-gnu",
         libc_package: "libc6-dev-s390x-cross",
+    },
+    Target {
+        triple: "i686-unknown-linux-gnu",
+        linker: "i686-linux-gnu-gcc",
+        qemu: "qemu-i386",
+        sysroot: "/usr/i686-linux-gnu",
+        linker_package: "gcc-i686-linux-gnu",
+        libc_package: "libc6-dev-i386-cross",
     },
 ];
 

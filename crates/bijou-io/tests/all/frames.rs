@@ -280,11 +280,12 @@ fn the_limit_itself_is_allowed() {
     }
 }
 
-/// With no practical limit, an announced 2^62-byte frame is waited for,
-/// not allocated: the decoder reserves at most 64 KiB ahead of the data.
+/// With no practical limit, an announced frame of half the address space
+/// (2^63 − 1 bytes on 64-bit targets, 2^31 − 1 on 32-bit ones) is waited for, not
+/// allocated: the decoder reserves at most 64 KiB ahead of the data.
 #[test]
 fn an_unlimited_decoder_reserves_little_ahead() {
-    let prefix = header(1 << 62);
+    let prefix = header(u64::try_from(usize::MAX / 2).unwrap());
     let mut src = BytesMut::from(&prefix[..]);
     let decoder = FrameDecoder::with_max_frame_len(usize::MAX);
     largest_allocation::reset();
@@ -374,6 +375,103 @@ fn a_payload_cut_short_reports_frame_bytes() {
             available: 2
         }),
     );
+}
+
+/// A stream that ends after the first byte of a multi-byte length prefix
+/// has cut a frame, not ended cleanly.
+#[test]
+fn a_stream_ending_after_one_prefix_byte_is_truncated() {
+    let error = FrameReader::new(&[0xF9][..]).read_frame().unwrap_err();
+    common::assert_unexpected_eof(
+        &error,
+        FrameError::Truncated {
+            needed: 3,
+            available: 1,
+        },
+    );
+    let mut src = BytesMut::from(&[0xF9][..]);
+    assert_eq!(
+        FrameDecoder::new().decode_eof(&mut src),
+        Err(FrameError::Truncated {
+            needed: 3,
+            available: 1
+        }),
+    );
+}
+
+/// A payload cut short abandons its frame: the reader holds nothing of it
+/// and starts over at a length prefix.
+#[test]
+fn a_reader_abandons_a_frame_whose_payload_was_cut_short() {
+    let mut reader = FrameReader::new(&[0x05, b'a', b'b'][..]);
+    let error = reader.read_frame().unwrap_err();
+    common::assert_unexpected_eof(
+        &error,
+        FrameError::Truncated {
+            needed: 6,
+            available: 3,
+        },
+    );
+    assert!(!reader.has_partial());
+    assert_eq!(reader.read_frame().unwrap(), None);
+    // Fed more bytes, it reads them as a new frame, not as the old payload.
+    *reader.get_mut() = &[0x01, b'z'];
+    assert_eq!(reader.read_frame().unwrap(), Some(b"z".to_vec()));
+}
+
+/// A source that ends once and then has more (a file being appended to).
+struct EndsThenResumes {
+    ended: bool,
+    rest: &'static [u8],
+}
+
+impl Read for EndsThenResumes {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.ended {
+            self.ended = true;
+            return Ok(0);
+        }
+        self.rest.read(buf)
+    }
+}
+
+/// The iterator is fused: after `None` it stays `None` even if the source
+/// has more to give (`read_frame` still reads it).
+#[test]
+fn the_iterator_stays_ended_after_none() {
+    let mut frames = FrameReader::new(EndsThenResumes {
+        ended: false,
+        rest: &[0x01, b'x'],
+    });
+    assert!(frames.next().is_none());
+    assert!(frames.next().is_none());
+    assert_eq!(frames.read_frame().unwrap(), Some(b"x".to_vec()));
+}
+
+/// A length over `usize::MAX` is refused whole, never truncated to fit:
+/// on a 32-bit target, 2^32 + 5 is not a 5-byte frame. (On 64-bit targets
+/// it fits `usize`, and the unlimited decoder waits for the payload.)
+#[test]
+fn a_length_over_usize_max_is_refused_not_truncated() {
+    let len = (1u64 << 32) + 5;
+    let mut wire = header(len);
+    wire.extend_from_slice(b"01234");
+    let mut src = BytesMut::from(&wire[..]);
+    let result = FrameDecoder::with_max_frame_len(usize::MAX).decode(&mut src);
+    if usize::BITS == 32 {
+        let expected = FrameError::FrameTooLarge {
+            len,
+            max: usize::MAX,
+        };
+        assert_eq!(result, Err(expected));
+        let error = FrameReader::with_max_frame_len(&wire[..], usize::MAX)
+            .read_frame()
+            .unwrap_err();
+        assert_eq!(inner_error::<FrameError>(&error), Some(&expected));
+    } else {
+        assert_eq!(result, Ok(None));
+    }
+    assert_eq!(&src[..], &wire[..]);
 }
 
 #[test]

@@ -117,6 +117,27 @@ fn clean_end_of_stream_is_none_for_try_read_and_eof_for_read() {
     );
 }
 
+/// `try_read` answers `None` only before a tag: a stream that ends after
+/// the tag or inside the payload has lost part of a value, which is an
+/// error, as it is for `read`.
+#[test]
+fn a_value_cut_off_is_eof_for_try_read_too() {
+    for (wire, available) in [(&[0xF9][..], 1), (&[0xF9, 0x01][..], 2)] {
+        let mut reader = wire;
+        let error = reader.try_read_bijou64().unwrap_err();
+        common::assert_unexpected_eof(
+            &error,
+            DecodeError::Truncated {
+                needed: 3,
+                available,
+            },
+        );
+        let mut reader = wire;
+        let error = reader.try_read_bijou::<i64>().unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::UnexpectedEof);
+    }
+}
+
 #[test]
 fn overflow_is_invalid_data_and_the_stream_moves_past_it() {
     let mut wire = vec![0xFF; 9];
