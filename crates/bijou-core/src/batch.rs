@@ -243,6 +243,10 @@ macro_rules! batch_codec {
                         consumed += len;
                     }
                     Err(DecodeError::Truncated { .. }) => break,
+                    // Not reached today: an overflowing value is MAX_BYTES
+                    // long, and the blocks decode every value that starts
+                    // MAX_BYTES or more before the end (or fill `out`).
+                    // Kept so the tail never depends on that hand-over.
                     Err(DecodeError::Overflow) => {
                         return Err(BatchDecodeError::Overflow { offset: consumed, written });
                     }

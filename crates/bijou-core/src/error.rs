@@ -22,7 +22,12 @@ use thiserror::Error;
 /// assert_eq!(bijou64::decode(&[0xFF; 9]), Err(DecodeError::Overflow));
 ///
 /// let error = DecodeError::Truncated { needed: 3, available: 2 };
-/// assert_eq!(error.to_string(), "truncated bijou value: 3 bytes needed, only 2 available");
+/// assert_eq!(
+///     error.to_string(),
+///     "truncated bijou value: 3 bytes needed, only 2 available (the input ends inside \
+///      the value: decode again from its first byte once more input arrives, or treat \
+///      the data as cut short)"
+/// );
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
 pub enum DecodeError {
@@ -30,7 +35,11 @@ pub enum DecodeError {
     /// nothing, so a caller expecting more input appends it and decodes
     /// again from the same position; each `bijou-io` adapter documents
     /// where it leaves its buffer or stream.
-    #[error("truncated bijou value: {needed} bytes needed, only {available} available")]
+    #[error(
+        "truncated bijou value: {needed} bytes needed, only {available} available (the input \
+         ends inside the value: decode again from its first byte once more input arrives, or \
+         treat the data as cut short)"
+    )]
     Truncated {
         /// Total bytes the value occupies (tag included), or 1 for an empty input.
         needed: usize,

@@ -122,9 +122,17 @@ macro_rules! unsigned_suite {
             fn short_output_is_an_error_and_untouched() {
                 let mut out = [0xAAu8; $module::MAX_BYTES];
                 let needed = $module::MAX_BYTES;
+                // Every short length, so `needed` and `available` cannot be
+                // told apart by their difference alone.
+                for available in 0..needed {
+                    assert_eq!(
+                        $module::encode_into(<$uint>::MAX, &mut out[..available]),
+                        Err(EncodeError::BufferTooSmall { needed, available })
+                    );
+                }
                 assert_eq!(
-                    $module::encode_into(<$uint>::MAX, &mut out[..needed - 1]),
-                    Err(EncodeError::BufferTooSmall { needed, available: needed - 1 })
+                    $module::encode_into(300, &mut []),
+                    Err(EncodeError::BufferTooSmall { needed: 2, available: 0 })
                 );
                 assert!(out.iter().all(|&b| b == 0xAA));
             }
@@ -143,6 +151,20 @@ macro_rules! unsigned_suite {
                     let mut fixed = [0u8; $module::MAX_BYTES];
                     prop_assert_eq!($module::encode_into(value, &mut fixed), Ok(out.len()));
                     prop_assert_eq!(&fixed[..out.len()], &out[..]);
+                }
+
+                /// Any slice shorter than the encoding: an error carrying
+                /// both lengths, and nothing written.
+                #[test]
+                fn short_output_reports_both_lengths(value in value(), cut in any::<proptest::sample::Index>()) {
+                    let needed = $module::encoded_len(value);
+                    let available = cut.index(needed);
+                    let mut out = [0xAAu8; $module::MAX_BYTES];
+                    prop_assert_eq!(
+                        $module::encode_into(value, &mut out[..available]),
+                        Err(EncodeError::BufferTooSmall { needed, available })
+                    );
+                    prop_assert!(out.iter().all(|&b| b == 0xAA));
                 }
 
                 #[test]
