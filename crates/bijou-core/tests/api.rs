@@ -1,7 +1,7 @@
 //! The small API around the codecs: `Encoded`'s comparisons and `Debug`,
 //! and the error conversions.
 
-use bijou_core::{BatchDecodeError, Bijou, DecodeError, EncodeError, bijou64};
+use bijou_core::{BatchDecodeError, Bijou, DecodeError, bijou64};
 
 #[test]
 fn encoded_compares_with_slices_and_arrays_from_both_sides() {
@@ -76,7 +76,7 @@ fn errors_convert_into_io_errors_and_back() {
         ErrorKind::InvalidData,
     );
     round_trip(
-        EncodeError::BufferTooSmall {
+        bijou_core::EncodeError::BufferTooSmall {
             needed: 2,
             available: 1,
         },
