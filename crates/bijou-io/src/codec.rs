@@ -114,6 +114,24 @@ impl<T: Bijou> Decoder for ValueCodec<T> {
     /// returns `Ok(None)` (nothing consumed, room reserved for the rest) when
     /// it is incomplete. An overflowing value is `InvalidData` and is not
     /// consumed.
+    ///
+    /// ```
+    /// use bijou_io::ValueCodec;
+    /// use bytes::BytesMut;
+    /// use tokio_util::codec::Decoder;
+    ///
+    /// let mut codec = ValueCodec::<u64>::new();
+    /// let mut src = BytesMut::from(&[0xF8, 0x34, 0xF9, 0x01][..]);
+    /// assert_eq!(codec.decode(&mut src)?, Some(300));
+    /// assert_eq!(codec.decode(&mut src)?, None); // F9 announces 3 bytes
+    /// assert_eq!(&src[..], [0xF9, 0x01]); // kept for the next read
+    ///
+    /// let mut corrupt = BytesMut::from(&[0xFF; 9][..]);
+    /// let error = codec.decode(&mut corrupt).unwrap_err();
+    /// assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+    /// assert_eq!(corrupt.len(), 9);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<T>> {
         match T::decode(src) {
             Ok((value, len)) => {
@@ -130,6 +148,21 @@ impl<T: Bijou> Decoder for ValueCodec<T> {
 
     /// Like `decode`, but a partial value left at the end of the stream is
     /// `UnexpectedEof` with a [`DecodeError::Truncated`] inner error.
+    ///
+    /// ```
+    /// use bijou_io::ValueCodec;
+    /// use bytes::BytesMut;
+    /// use tokio_util::codec::Decoder;
+    ///
+    /// let mut codec = ValueCodec::<u64>::new();
+    /// let mut src = BytesMut::from(&[0x07, 0xF9, 0x01][..]);
+    /// assert_eq!(codec.decode_eof(&mut src)?, Some(7));
+    /// let error = codec.decode_eof(&mut src).unwrap_err();
+    /// assert_eq!(error.kind(), std::io::ErrorKind::UnexpectedEof);
+    /// // A clean end: nothing left over.
+    /// assert_eq!(codec.decode_eof(&mut BytesMut::new())?, None);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<T>> {
         match T::decode(src) {
             Ok((value, len)) => {
@@ -164,6 +197,19 @@ impl Decoder for FrameDecoder {
 
     /// [`FrameDecoder::decode_eof`]: a partial frame at the end of the
     /// stream is `UnexpectedEof`.
+    ///
+    /// ```
+    /// use bijou_io::FrameDecoder;
+    /// use bytes::BytesMut;
+    /// use tokio_util::codec::Decoder;
+    ///
+    /// let mut decoder = FrameDecoder::new();
+    /// let mut src = BytesMut::from(&b"\x02hi\x05abc"[..]);
+    /// assert_eq!(Decoder::decode_eof(&mut decoder, &mut src)?.as_deref(), Some(&b"hi"[..]));
+    /// let error = Decoder::decode_eof(&mut decoder, &mut src).unwrap_err();
+    /// assert_eq!(error.kind(), std::io::ErrorKind::UnexpectedEof);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<BytesMut>> {
         FrameDecoder::decode_eof(self, src).map_err(io::Error::from)
     }
