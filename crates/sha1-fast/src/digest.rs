@@ -146,12 +146,17 @@ impl From<Digest> for [u8; Digest::LEN] {
 const LOWER: &[u8; 16] = b"0123456789abcdef";
 const UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
-/// 40 lowercase hex digits; width, fill and alignment are honoured.
+/// 40 lowercase hex digits, formatted as a string would be: width, fill
+/// and alignment are honoured, a precision keeps that many leading digits
+/// (git's short form), and `#` adds no `0x` (here and in
+/// [`LowerHex`](fmt::LowerHex) and [`UpperHex`](fmt::UpperHex), which
+/// behave the same).
 ///
 /// ```
 /// let d = sha1_fast::digest(b"");
 /// assert_eq!(format!("{d}"), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
 /// assert_eq!(format!("{d:>42}").len(), 42);
+/// assert_eq!(format!("{d:.7}"), "da39a3e");
 /// ```
 impl fmt::Display for Digest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

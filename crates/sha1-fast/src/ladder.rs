@@ -293,6 +293,21 @@ mod tests {
     /// function, by address (outputs could not tell two correct cores
     /// apart). `scalar::compress` is neither generic nor `#[inline]`, so
     /// the crate has one instance of it and both pointers name that one.
+    /// No step stands in for another: each is its own function (a step
+    /// that compiled to the same code as its neighbour would also fail,
+    /// which is what its row in the table should then say).
+    #[test]
+    fn every_step_is_its_own_function() {
+        for (i, (name, step)) in STEPS.iter().enumerate() {
+            for (other_name, other) in &STEPS[i + 1..] {
+                assert!(
+                    !core::ptr::fn_addr_eq(*step, *other),
+                    "{name} is {other_name}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_last_step_is_the_scalar_core() {
         let (name, last) = STEPS[STEPS.len() - 1];

@@ -16,6 +16,11 @@ fn digest_hex_forms_round_trip() {
     assert_eq!(format!("{d:x}"), ABC);
     assert_eq!(format!("{d:X}"), ABC.to_uppercase());
     assert_eq!(format!("{d:<44}|"), format!("{ABC}    |"));
+    // Width, fill and precision apply to every hex form.
+    assert_eq!(format!("{d:>44x}"), format!("    {ABC}"));
+    assert_eq!(format!("{d:*^44X}"), format!("**{}**", ABC.to_uppercase()));
+    assert_eq!(format!("{d:.7}"), &ABC[..7]);
+    assert_eq!(format!("{d:#x}"), ABC);
     assert_eq!(format!("{d:?}"), format!("Digest({ABC})"));
     assert_eq!(ABC.parse::<Digest>(), Ok(d));
     assert_eq!(ABC.to_uppercase().parse::<Digest>(), Ok(d));
@@ -69,6 +74,23 @@ fn parse_errors_say_what_is_wrong() {
         err.to_string(),
         "invalid SHA-1 digest: ' ' at byte 0 is not a hex digit"
     );
+    // Every ASCII character that is not a hex digit, in every position
+    // class (signs and `x` included: `u8::from_str_radix` would take a
+    // leading `+`).
+    for found in (0u8..128)
+        .map(char::from)
+        .filter(|c| !c.is_ascii_hexdigit())
+    {
+        for index in [0, 1, 20, 39] {
+            let mut text = ABC.to_owned();
+            text.replace_range(index..=index, found.encode_utf8(&mut [0; 4]));
+            assert_eq!(
+                text.parse::<Digest>(),
+                Err(ParseDigestError::InvalidDigit { index, found }),
+                "{found:?} at {index}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -202,6 +224,11 @@ fn hasher_clones_resets_and_writes() {
         let data = common::noise(3, 100_000);
         let mut hasher = Sha1::with_backend(backend).unwrap();
         std::io::copy(&mut &data[..], &mut hasher).unwrap();
+        assert_eq!(hasher.finalize(), common::oracle(&data));
+        // One large `write` hashes all of it and says so (a caller looping
+        // on `write` would otherwise feed the rest twice).
+        let mut hasher = Sha1::with_backend(backend).unwrap();
+        assert_eq!(hasher.write(&data).unwrap(), data.len());
         assert_eq!(hasher.finalize(), common::oracle(&data));
     }
 }
