@@ -146,3 +146,44 @@ pub fn run(case: &BijouCase) -> Result<(), String> {
         other => Err(format!("unknown width {other}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::vectors::parse_bijou;
+
+    fn outcome(line: &str) -> Result<(), String> {
+        let cases = parse_bijou("t", line).unwrap();
+        run(&cases[0])
+    }
+
+    /// A value its width cannot hold fails the case; it is never skipped.
+    #[test]
+    fn a_value_out_of_its_range_fails() {
+        assert_eq!(outcome("bijou64 0 00"), Ok(()));
+        for line in [
+            "bijou64 -1 00",
+            "bijou32 4294967296 FFFEFEFE04",
+            "bijou64s 9223372036854775808 FFFEFEFEFEFEFEFEFF",
+            "bijou128 340282366920938463463374607431768211456 00",
+        ] {
+            let failure = outcome(line).unwrap_err();
+            assert!(failure.contains("does not fit"), "{line}: {failure}");
+        }
+    }
+
+    /// Each kind of wrong vector is caught, and says which check failed.
+    #[test]
+    fn a_wrong_vector_fails_the_case() {
+        for (line, says) in [
+            ("bijou64 301 F834", "decode F834"),
+            ("bijou64 300 F83400", "decode F83400"),
+            ("bijou64 error:overflow F834", "expected Overflow"),
+            ("bijou64 error:truncated F834", "expected Truncated"),
+            ("bijou64 error:overflow F8", "expected Overflow"),
+        ] {
+            let failure = outcome(line).unwrap_err();
+            assert!(failure.contains(says), "{line}: {failure}");
+        }
+    }
+}

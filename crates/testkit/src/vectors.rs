@@ -518,13 +518,19 @@ mod tests {
         let error = load_bijou("sha1/README.md").unwrap_err().to_string();
         assert!(error.contains("not listed"), "{error}");
         let first = FILES[0];
-        let error = load(first.path, |_, _| Ok(vec![(); first.cases - 1]))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            error.contains(&format!("expects {}", first.cases)),
-            "{error}"
-        );
+        for count in [first.cases - 1, first.cases + 1] {
+            let error = load(first.path, |_, _| Ok(vec![(); count]))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.contains(&format!(
+                    "{count} vectors, testkit::vectors::FILES expects {}",
+                    first.cases
+                )),
+                "{error}"
+            );
+        }
+        assert!(load(first.path, |_, _| Ok(vec![(); first.cases])).is_ok());
     }
 
     #[test]
@@ -566,6 +572,11 @@ mod tests {
         assert!(parse_bijou("t", "bijou64 0 0\n").is_err());
         assert!(parse_bijou("t", "bijou64 x 00\n").is_err());
         assert!(parse_bijou("t", "bijou64 0\n").is_err());
+        assert!(parse_bijou("t", "bijou64 0 00 00\n").is_err());
+        assert!(parse_bijou("t", "bijou64 - 00\n").is_err());
+        assert!(parse_bijou("t", "bijou64 -- 00\n").is_err());
+        assert!(parse_bijou("t", "bijou64 +1 01\n").is_err());
+        assert!(parse_bijou("t", "bijou64 error:other 00\n").is_err());
         assert!(parse_bijou("t", "# only a comment\n").is_err());
     }
 
@@ -577,6 +588,7 @@ mod tests {
         assert!(parse_repeat("t", "x ab 0102\n", 2).is_err());
         assert!(parse_repeat("t", "1 ab 01\n", 2).is_err());
         assert!(parse_repeat("t", "1 ab\n", 2).is_err());
+        assert!(parse_repeat("t", "1 ab 0102 03\n", 2).is_err());
         assert!(parse_repeat("t", "# nothing\n", 2).is_err());
     }
 
@@ -591,5 +603,10 @@ mod tests {
         let empty = parse_rsp("t", "Len = 0\nMsg = 00\nMD = 0102\n", 2).unwrap();
         assert!(empty[0].message.is_empty());
         assert!(parse_rsp("t", "Len = 0\nMsg = deadbeef\nMD = 0102\n", 2).is_err());
+        // Msg longer than Len, a second Msg, and a vector left without MD.
+        assert!(parse_rsp("t", "Len = 8\nMsg = abcd\nMD = 0102\n", 2).is_err());
+        assert!(parse_rsp("t", "Len = 8\nMsg = ab\nMsg = cd\nMD = 0102\n", 2).is_err());
+        assert!(parse_rsp("t", "Len = 8\nMsg = ab\nLen = 8\nMsg = cd\nMD = 0102\n", 2).is_err());
+        assert!(parse_rsp("t", "Len = 8\nLen = 8\nMsg = ab\nMD = 0102\n", 2).is_err());
     }
 }
