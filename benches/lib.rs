@@ -254,6 +254,8 @@ impl Stream {
 }
 
 /// The median of `values` (sorted in place); interleaved SHA-1 tables use it.
+/// For an even count it is the upper of the two middle values (the tables
+/// take odd counts of rounds, so theirs is the true median).
 ///
 /// # Panics
 ///
@@ -462,6 +464,36 @@ mod tests {
         for s in stats {
             assert!(s.rate > 0.0 && s.cpb > 0.0, "{s:?}");
         }
+    }
+
+    #[test]
+    fn median_takes_the_middle_value() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [5.0]), 5.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 3.0);
+    }
+
+    /// A contender of known speed: 1000 bytes a call, each call at least
+    /// 2 ms, so at most 0.5 MB/s; cycles per byte follow from the clock.
+    #[test]
+    fn interleave_prices_a_known_rate() {
+        let mut contenders: Vec<Contender<'_>> = vec![(
+            "sleeper".to_owned(),
+            Box::new(|| std::thread::sleep(std::time::Duration::from_millis(2))),
+        )];
+        let interleave = Interleave {
+            rounds: 3,
+            sample_bytes: 1000,
+            clock_links: 1 << 10,
+        };
+        let (stats, ghz) = interleave.run(&mut contenders, 1000);
+        let s = stats[0];
+        // Sleeps overshoot, never undershoot; 0.05 allows 20 ms a call.
+        assert!((0.05..=0.5).contains(&s.rate), "{s:?}");
+        // cpb = cycles a µs / bytes a µs; with one clock reading per round
+        // the medians agree closely.
+        let expected = ghz * 1e3 / s.rate;
+        assert!((s.cpb / expected - 1.0).abs() < 0.5, "{s:?} at {ghz} GHz");
     }
 
     #[test]

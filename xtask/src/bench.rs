@@ -1022,6 +1022,16 @@ mod tests {
         assert_eq!(rows[0], ["tiny", "1.000", "2.000 (2.00×)"]);
         assert_eq!(rows[1], ["large", "10.00", "5.000 (0.50×)"]);
         assert!(enc.like_for_like().is_empty());
+
+        // A peer measured on only some inputs: its mean is over those.
+        let results = [
+            m("mix", "us", "tiny", 1.0),
+            m("mix", "us", "large", 1.0),
+            m("mix", "them", "tiny", 4.0),
+        ];
+        let mix = &super::groups(&results)[0];
+        assert!((mix.mean_ratio("them").unwrap() - 4.0).abs() < 1e-12);
+        assert_eq!(mix.mean_ratio("nobody"), None);
     }
 
     #[test]
@@ -1068,6 +1078,17 @@ mod tests {
         assert_eq!(rows[2][0], "step 3");
         assert_eq!(rows[0][3..], ["1.00×", "-"]);
         assert_eq!(rows[2][3..], ["4.00×", "2.00×"]);
+
+        // One function over several inputs: the inputs are the steps.
+        let results = [
+            m("ladder", "core", "step 1", 100.0),
+            m("ladder", "core", "step 2", 25.0),
+        ];
+        let ladder = super::groups(&results)[0].ladder();
+        assert_eq!(ladder.len(), 1);
+        let (_, rows) = &ladder[0];
+        assert_eq!(rows[1][0], "step 2");
+        assert_eq!(rows[1][3..], ["4.00×", "4.00×"]);
     }
 
     #[test]
@@ -1078,6 +1099,9 @@ mod tests {
         assert_eq!(x.shown(), 500.0); // 1000 B in 2 µs = 500 MB/s
         x.throughput = None;
         assert_eq!(x.shown(), 2000.0);
+        assert_eq!(Unit::MegabytesPerSecond.better(), "higher is better");
+        assert_eq!(Unit::NsPerValue.better(), "lower is better");
+        assert_eq!(Unit::Nanoseconds.better(), "lower is better");
     }
 
     #[test]

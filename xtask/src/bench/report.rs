@@ -495,6 +495,35 @@ mod tests {
         assert_eq!(out, "| a | b |\n| :--- | ---: |\n| x\\|y | 1 |\n\n");
     }
 
+    /// One row per group: its subject, then its mean speed-up over each
+    /// peer of the bench, `-` where the group lacks that peer or where the
+    /// peer is its own subject.
+    #[test]
+    fn the_summary_has_a_row_per_group_and_blanks_the_subject() {
+        let m = |group: &str, function: &str, median_ns: f64| crate::bench::Measurement {
+            group: group.into(),
+            function: function.into(),
+            param: "p".into(),
+            median_ns,
+            throughput: None,
+        };
+        let bench = BenchResults {
+            name: "b".into(),
+            measurements: vec![
+                m("enc", "us", 1.0),
+                m("enc", "them", 3.0),
+                m("dec", "them", 2.0),
+                m("dec", "us", 4.0),
+            ],
+            tables: Vec::new(),
+        };
+        let mut out = String::new();
+        summary(&mut out, &bench);
+        assert!(out.contains("| group | subject | them | us |"), "{out}");
+        assert!(out.contains("| enc | us | 3.00× | - |"), "{out}");
+        assert!(out.contains("| dec | them | - | 2.00× |"), "{out}");
+    }
+
     #[test]
     fn chart_files_are_plain_names() {
         assert_eq!(chart_file("varint-decode"), "varint-decode.svg");
