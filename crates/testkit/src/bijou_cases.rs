@@ -12,11 +12,34 @@ fn hex(bytes: &[u8]) -> String {
     }
 }
 
-fn check<T>(case: &BijouCase) -> Result<(), String>
+/// The parts of a width's API that [`check`] calls: bijou-core's
+/// ([`Api::core`]) in every real run, and deliberately broken ones in this
+/// module's tests, which show that each check can fail.
+struct Api<T> {
+    decode: fn(&[u8]) -> Result<(T, usize), DecodeError>,
+    encode: fn(T) -> Vec<u8>,
+    encoded_len: fn(T) -> usize,
+    len_from_tag: fn(u8) -> usize,
+    decode_batch: fn(&[u8], &mut [T]) -> Result<(usize, usize), BatchDecodeError>,
+}
+
+impl<T: Bijou> Api<T> {
+    fn core() -> Api<T> {
+        Api {
+            decode: T::decode,
+            encode: |value| value.encoded().to_vec(),
+            encoded_len: T::encoded_len,
+            len_from_tag: T::len_from_tag,
+            decode_batch: T::decode_batch,
+        }
+    }
+}
+
+fn check<T>(case: &BijouCase, api: &Api<T>) -> Result<(), String>
 where
     T: Bijou + FromStr,
 {
-    let decoded = T::decode(&case.bytes);
+    let decoded = (api.decode)(&case.bytes);
     match &case.expect {
         BijouExpect::Value(text) => {
             let value: T = text
@@ -29,23 +52,23 @@ where
                     case.bytes.len()
                 ));
             }
-            let encoded = value.encoded();
-            if *encoded != case.bytes[..] {
+            let encoded = (api.encode)(value);
+            if encoded != case.bytes {
                 return Err(format!(
                     "encode {value}: expected {}, got {}",
                     hex(&case.bytes),
                     hex(&encoded)
                 ));
             }
-            if value.encoded_len() != case.bytes.len()
-                || T::len_from_tag(case.bytes[0]) != case.bytes.len()
+            if (api.encoded_len)(value) != case.bytes.len()
+                || (api.len_from_tag)(case.bytes[0]) != case.bytes.len()
             {
                 return Err(format!("length of {value}: expected {}", case.bytes.len()));
             }
-            check_batch(case, Some(value))
+            check_batch(case, Some(value), api)
         }
         BijouExpect::Truncated => match decoded {
-            Err(DecodeError::Truncated { .. }) => check_batch::<T>(case, None),
+            Err(DecodeError::Truncated { .. }) => check_batch(case, None, api),
             other => Err(format!(
                 "decode {}: expected Truncated, got {}",
                 hex(&case.bytes),
@@ -53,7 +76,7 @@ where
             )),
         },
         BijouExpect::Overflow => match decoded {
-            Err(DecodeError::Overflow) => check_batch::<T>(case, None),
+            Err(DecodeError::Overflow) => check_batch(case, None, api),
             other => Err(format!(
                 "decode {}: expected Overflow, got {}",
                 hex(&case.bytes),
@@ -74,7 +97,7 @@ where
 /// values go to the run copier and a truncated case, at the end of the
 /// input, to the tail. `value` is the case's value, `None` for an error
 /// case.
-fn check_batch<T: Bijou>(case: &BijouCase, value: Option<T>) -> Result<(), String> {
+fn check_batch<T: Bijou>(case: &BijouCase, value: Option<T>, api: &Api<T>) -> Result<(), String> {
     const COPIES: usize = 16;
     const TRAIL: usize = 64;
     let two_byte_tag = (0..=u8::MAX)
@@ -108,7 +131,7 @@ fn check_batch<T: Bijou>(case: &BijouCase, value: Option<T>) -> Result<(), Strin
             }
         };
         let mut out = vec![T::default(); stream.len()];
-        let got = T::decode_batch(&stream, &mut out);
+        let got = (api.decode_batch)(&stream, &mut out);
         let values_ok = value.is_none_or(|v| out[lead_values..][..COPIES].iter().all(|&o| o == v));
         if got != expected || !values_ok {
             let times = if value.is_some() {
@@ -137,20 +160,136 @@ fn describe<T: Bijou>(result: Result<(T, usize), DecodeError>) -> String {
 /// with the expected error. The `Err` names input, expected and got.
 pub fn run(case: &BijouCase) -> Result<(), String> {
     match case.width.as_str() {
-        "bijou32" => check::<u32>(case),
-        "bijou64" => check::<u64>(case),
-        "bijou128" => check::<u128>(case),
-        "bijou32s" => check::<i32>(case),
-        "bijou64s" => check::<i64>(case),
-        "bijou128s" => check::<i128>(case),
+        "bijou32" => check::<u32>(case, &Api::core()),
+        "bijou64" => check::<u64>(case, &Api::core()),
+        "bijou128" => check::<u128>(case, &Api::core()),
+        "bijou32s" => check::<i32>(case, &Api::core()),
+        "bijou64s" => check::<i64>(case, &Api::core()),
+        "bijou128s" => check::<i128>(case, &Api::core()),
         other => Err(format!("unknown width {other}")),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::run;
+    use super::{Api, check, run};
     use crate::vectors::parse_bijou;
+    use bijou_core::{BatchDecodeError, bijou64};
+
+    /// Every check of [`check`] can fail: one broken codec per check, each
+    /// caught by one of three cases (a value, a cut-off value, an overflow)
+    /// that bijou-core itself passes.
+    #[test]
+    fn each_check_catches_its_fault() {
+        let cases = parse_bijou(
+            "t",
+            "bijou64 300 F834\n\
+             bijou64 error:truncated F900\n\
+             bijou64 error:overflow FFFEFEFEFEFEFEFE08\n",
+        )
+        .unwrap();
+        for case in &cases {
+            assert_eq!(
+                check(case, &Api::<u64>::core()),
+                Ok(()),
+                "line {}",
+                case.line
+            );
+        }
+        let faults: [(&str, Api<u64>); 10] = [
+            (
+                "decode consumes a byte too few",
+                Api {
+                    decode: |b| bijou64::decode(b).map(|(v, n)| (v, n - 1)),
+                    ..Api::core()
+                },
+            ),
+            (
+                "decode calls a cut-off value an overflow",
+                Api {
+                    decode: |b| bijou64::decode(b).map_err(|_| bijou_core::DecodeError::Overflow),
+                    ..Api::core()
+                },
+            ),
+            (
+                "encode appends a byte",
+                Api {
+                    encode: |v| {
+                        [&bijou64::encode_array(v).0[..bijou64::encoded_len(v)], &[0]].concat()
+                    },
+                    ..Api::core()
+                },
+            ),
+            (
+                "encoded_len is one too many",
+                Api {
+                    encoded_len: |v| bijou64::encoded_len(v) + 1,
+                    ..Api::core()
+                },
+            ),
+            (
+                "len_from_tag is one too many",
+                Api {
+                    len_from_tag: |t| bijou64::len_from_tag(t) + 1,
+                    ..Api::core()
+                },
+            ),
+            (
+                "decode_batch consumes a byte too many",
+                Api {
+                    decode_batch: |i, o| bijou64::decode_batch(i, o).map(|(w, c)| (w, c + 1)),
+                    ..Api::core()
+                },
+            ),
+            (
+                "decode_batch counts a value too few",
+                Api {
+                    decode_batch: |i, o| bijou64::decode_batch(i, o).map(|(w, c)| (w - 1, c)),
+                    ..Api::core()
+                },
+            ),
+            (
+                "decode_batch writes wrong values",
+                Api {
+                    decode_batch: |i, o| {
+                        let result = bijou64::decode_batch(i, o);
+                        o.iter_mut().for_each(|v| *v ^= 1);
+                        result
+                    },
+                    ..Api::core()
+                },
+            ),
+            (
+                "decode_batch misplaces an overflow",
+                Api {
+                    decode_batch: |i, o| {
+                        bijou64::decode_batch(i, o).map_err(|e| match e {
+                            BatchDecodeError::Overflow { offset, written } => {
+                                BatchDecodeError::Overflow {
+                                    offset: offset + 1,
+                                    written,
+                                }
+                            }
+                        })
+                    },
+                    ..Api::core()
+                },
+            ),
+            (
+                "decode_batch consumes a cut-off value",
+                Api {
+                    decode_batch: |i, o| bijou64::decode_batch(i, o).map(|(w, _)| (w, i.len())),
+                    ..Api::core()
+                },
+            ),
+        ];
+        for (fault, api) in &faults {
+            assert!(
+                cases.iter().any(|case| check(case, api).is_err()),
+                "{fault}: no case noticed"
+            );
+        }
+    }
 
     fn outcome(line: &str) -> Result<(), String> {
         let cases = parse_bijou("t", line).unwrap();
