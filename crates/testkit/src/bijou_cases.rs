@@ -16,12 +16,18 @@ fn hex(bytes: &[u8]) -> String {
 /// ([`Api::core`]) in every real run, and deliberately broken ones in this
 /// module's tests, which show that each check can fail.
 struct Api<T> {
-    decode: fn(&[u8]) -> Result<(T, usize), DecodeError>,
+    decode: DecodeFn<T>,
     encode: fn(T) -> Vec<u8>,
     encoded_len: fn(T) -> usize,
     len_from_tag: fn(u8) -> usize,
-    decode_batch: fn(&[u8], &mut [T]) -> Result<(usize, usize), BatchDecodeError>,
+    decode_batch: BatchFn<T>,
 }
+
+/// `decode`'s shape: (value, bytes consumed) from the front of the input.
+type DecodeFn<T> = fn(&[u8]) -> Result<(T, usize), DecodeError>;
+
+/// `decode_batch`'s shape: (values written, bytes consumed).
+type BatchFn<T> = fn(&[u8], &mut [T]) -> Result<(usize, usize), BatchDecodeError>;
 
 impl<T: Bijou> Api<T> {
     fn core() -> Api<T> {
