@@ -72,12 +72,18 @@ def check_line(width, expected, hex_bytes):
     if width.rstrip("s") not in BITS:
         return f"unknown width {width!r}"
     bits = BITS[width.rstrip("s")]
-    data = bytes.fromhex("" if hex_bytes == "-" else hex_bytes)
+    try:
+        data = bytes.fromhex("" if hex_bytes == "-" else hex_bytes)
+    except ValueError:
+        return f"{hex_bytes!r} is not hex"
     decoded = decode(bits, data)
     if expected.startswith("error:"):
         want = expected[len("error:") :]
         return None if decoded == want else f"expected {want}, rules give {decoded}"
-    value = int(expected)
+    try:
+        value = int(expected)
+    except ValueError:
+        return f"{expected!r} is neither a decimal value nor error:truncated/overflow"
     low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1)) if signed else (0, 2**bits)
     if not low <= value < high:
         return f"{value} is outside {width}'s range"
@@ -108,7 +114,9 @@ def main(paths):
                 if problem:
                     failed += 1
                     print(f"{path}:{number}: {line.strip()}: {problem}")
-    if failed or not checked:
+    if not checked:
+        sys.exit(f"no bijou vectors in {', '.join(paths)}")
+    if failed:
         sys.exit(f"{failed} of {checked} bijou vectors disagree with the rules")
     print(f"{checked} bijou vectors in {len(paths)} files agree with the rules")
 

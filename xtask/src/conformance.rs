@@ -12,8 +12,8 @@ Usage: cargo xtask conformance [--long] [--exhaustive]
 Runs every vector file under vectors/ (bijou vectors for every width; NIST
 SHA-1 ShortMsg/LongMsg and the FIPS examples on every SHA-1 backend this CPU
 supports, each through a streaming Sha1, the backend's one-shot digest and
-one digest_many call over the file, and through the default one-shot
-`digest`) and prints a table: suite, cases, passed, failed, time. Exits
+one digest_many call over the file (the 1 GiB vector of --long only
+streamed), and through the default one-shot `digest`) and prints a table: suite, cases, passed, failed, time. Exits
 non-zero on any failure, naming each failing case (input, expected, got),
 and on any missing or malformed vector file.
 
@@ -117,7 +117,8 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// `Err` naming the case when `got` is not `expected`; `input` is shown
-/// when given (a repeated input's case names its unit and count instead).
+/// when given (a long repeated input is not held in memory: its case names
+/// its unit and count).
 fn compare(what: &str, input: Option<&[u8]>, expected: &[u8], got: Digest) -> Result<(), String> {
     if got.as_ref() == expected {
         return Ok(());
@@ -135,18 +136,12 @@ fn compare(what: &str, input: Option<&[u8]>, expected: &[u8], got: Digest) -> Re
     ))
 }
 
-/// A streaming hasher on `backend`, or why it is not one.
+/// A streaming hasher on `backend`, checked to be on it, so a row named
+/// after a backend cannot pass by testing another.
 fn hasher_on(backend: Backend) -> Result<Sha1, String> {
-    match Sha1::with_backend(backend) {
-        Some(hasher) if hasher.backend() == backend => Ok(hasher),
-        Some(hasher) => Err(format!(
-            "asked for {backend}, got a {} hasher",
-            hasher.backend()
-        )),
-        None => Err(format!(
-            "{backend} is listed as available but gives no hasher"
-        )),
-    }
+    Sha1::with_backend(backend)
+        .filter(|hasher| hasher.backend() == backend)
+        .ok_or_else(|| format!("no Sha1 on the {backend} backend"))
 }
 
 /// Checks `expected` against every route through `backend`: a streaming
@@ -291,9 +286,9 @@ fn feed_repeated(hasher: &mut Sha1, case: &RepeatCase, label: &str) {
 
 /// A repeated-message file per backend; long inputs
 /// ([`RepeatCase::is_long`], the 1 GiB FIPS check) only with `long`, and
-/// only streamed. The short ones (up to a million bytes) are also held in
-/// memory, so they take every route ([`check_routes`]) and the default
-/// one-shot `digest`.
+/// only streamed. The others (at most [`RepeatCase::LONG`] bytes; a
+/// million today) are also held in memory, so they take every route
+/// ([`check_routes`]) and the default one-shot `digest`.
 fn sha1_repeat_suites(relative: &str, label: &str, backends: &[Backend], long: bool) -> Vec<Suite> {
     let cases = match testkit::vectors::load_repeat(relative, 20) {
         Ok(cases) => cases,

@@ -18,7 +18,7 @@ Commands:
   conformance   Run every vector file under vectors/ against every width and backend
   bench         Run the criterion shoot-outs, optionally writing a report
   fuzz          Build and run the cargo-fuzz targets for a while each
-  cross         Run the library tests on aarch64 and big-endian s390x under QEMU
+  cross         Run the library tests on aarch64, big-endian s390x and 32-bit i686 under QEMU
   miri          Run sha1-fast's unsafe SIMD backends under Miri
   msrv          Check the library crates on the oldest Rust they declare
   help          Print this message

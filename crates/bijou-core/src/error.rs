@@ -24,9 +24,8 @@ use thiserror::Error;
 /// let error = DecodeError::Truncated { needed: 3, available: 2 };
 /// assert_eq!(
 ///     error.to_string(),
-///     "truncated bijou value: 3 bytes needed, only 2 available (the input ends inside \
-///      the value: decode again from its first byte once more input arrives, or treat \
-///      the data as cut short)"
+///     "truncated bijou value: 3 bytes needed, only 2 available (the input ended before \
+///      the value did: supply more input, or treat the data as cut short)"
 /// );
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
@@ -37,8 +36,7 @@ pub enum DecodeError {
     /// where it leaves its buffer or stream.
     #[error(
         "truncated bijou value: {needed} bytes needed, only {available} available (the input \
-         ends inside the value: decode again from its first byte once more input arrives, or \
-         treat the data as cut short)"
+         ended before the value did: supply more input, or treat the data as cut short)"
     )]
     Truncated {
         /// Total bytes the value occupies (tag included), or 1 for an empty input.

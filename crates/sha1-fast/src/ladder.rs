@@ -289,10 +289,6 @@ mod tests {
         }
     }
 
-    /// The ladder ends at the shipped core, not at a copy of it: the same
-    /// function, by address (outputs could not tell two correct cores
-    /// apart). `scalar::compress` is neither generic nor `#[inline]`, so
-    /// the crate has one instance of it and both pointers name that one.
     /// No step stands in for another: each is its own function (a step
     /// that compiled to the same code as its neighbour would also fail,
     /// which is what its row in the table should then say).
@@ -308,6 +304,10 @@ mod tests {
         }
     }
 
+    /// The ladder ends at the shipped core, not at a copy of it: the same
+    /// function, by address (outputs could not tell two correct cores
+    /// apart). `scalar::compress` is neither generic nor `#[inline]`, so
+    /// the crate has one instance of it and both pointers name that one.
     #[test]
     fn the_last_step_is_the_scalar_core() {
         let (name, last) = STEPS[STEPS.len() - 1];
