@@ -16,7 +16,7 @@ use std::time::Instant;
 use crate::{asks_for_help, option_value, run_checked, succeeds};
 
 const USAGE: &str = "\
-Usage: cargo xtask cross [--install] [--target TRIPLE]...
+Usage: cargo xtask cross [--install] [--clean] [--target TRIPLE]...
 
 Builds the tests of the library crates (bijou-core, bijou-io, sha1-fast,
 testkit; unit, integration and doc tests) for each target and runs them
@@ -32,6 +32,9 @@ missing piece is an error that says what to install.
 Options:
   --install          Install what is missing: `rustup target add` and
                      `apt-get install` (Debian, as root)
+  --clean            Delete each target's build directory (target/TRIPLE)
+                     once its tests have run, so the targets' builds never
+                     take disk space all at once (CI machines are short of it)
   --target TRIPLE    Only this target (repeatable)
   -h, --help         Print this message";
 
@@ -88,6 +91,7 @@ const TARGETS: &[Target] = &[
 
 struct Options {
     install: bool,
+    clean: bool,
     targets: Vec<&'static Target>,
 }
 
@@ -119,6 +123,15 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         let started = Instant::now();
         let outcome = run_checked(&mut test_command(target));
         results.push((target.triple, outcome.is_ok(), started.elapsed()));
+        if options.clean {
+            let dir = build_dir(target);
+            std::fs::remove_dir_all(&dir)
+                .or_else(|e| match e.kind() {
+                    std::io::ErrorKind::NotFound => Ok(()),
+                    _ => Err(e),
+                })
+                .map_err(|e| format!("deleting {}: {e}", dir.display()))?;
+        }
     }
     println!();
     println!("{:<28} {:>8}  result", "target", "seconds");
@@ -138,10 +151,21 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// `--install` and the `--target`s (all of [`TARGETS`] if none); `None`
+/// Where cargo puts `target`'s build: `<target dir>/<triple>`, the target
+/// directory being `CARGO_TARGET_DIR` if set (relative to the workspace, as
+/// the cargo that xtask starts reads it) or the workspace's `target`.
+fn build_dir(target: &Target) -> std::path::PathBuf {
+    let root = testkit::workspace_root();
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root.join("target"), |dir| root.join(dir));
+    target_dir.join(target.triple)
+}
+
+/// `--install`, `--clean` and the `--target`s (all of [`TARGETS`] if none); `None`
 /// after `--help`.
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut install = false;
+    let mut clean = false;
     let mut targets = Vec::new();
     if asks_for_help(args, USAGE) {
         return Ok(None);
@@ -150,6 +174,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--install" => install = true,
+            "--clean" => clean = true,
             "--target" => {
                 let triple = option_value(&mut args, arg, USAGE)?;
                 let target = TARGETS
@@ -164,7 +189,11 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     if targets.is_empty() {
         targets = TARGETS.iter().collect();
     }
-    Ok(Some(Options { install, targets }))
+    Ok(Some(Options {
+        install,
+        clean,
+        targets,
+    }))
 }
 
 /// What `target` still lacks on this machine, as things to install.
@@ -326,18 +355,37 @@ mod tests {
     fn parses_targets_and_install() {
         let all = parse_args(&[]).unwrap().unwrap();
         assert!(!all.install);
+        assert!(!all.clean);
         assert_eq!(all.targets.len(), TARGETS.len());
 
-        let one = parse_args(&args(&["--install", "--target", "s390x-unknown-linux-gnu"]))
-            .unwrap()
-            .unwrap();
+        let one = parse_args(&args(&[
+            "--install",
+            "--clean",
+            "--target",
+            "s390x-unknown-linux-gnu",
+        ]))
+        .unwrap()
+        .unwrap();
         assert!(one.install);
+        assert!(one.clean);
         let triples: Vec<&str> = one.targets.iter().map(|t| t.triple).collect();
         assert_eq!(triples, ["s390x-unknown-linux-gnu"]);
 
         assert!(parse_args(&args(&["--target"])).is_err());
         assert!(parse_args(&args(&["--target", "mips-unknown-linux-gnu"])).is_err());
         assert!(parse_args(&args(&["--fast"])).is_err());
+    }
+
+    #[test]
+    fn the_build_directory_is_the_triple_under_the_target_directory() {
+        let dir = build_dir(&TARGETS[0]);
+        assert_eq!(dir.file_name().unwrap(), TARGETS[0].triple);
+        if std::env::var_os("CARGO_TARGET_DIR").is_none() {
+            assert_eq!(
+                dir.parent().unwrap(),
+                testkit::workspace_root().join("target")
+            );
+        }
     }
 
     #[test]
