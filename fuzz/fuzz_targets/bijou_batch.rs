@@ -1,37 +1,6 @@
-//! `decode_batch` of every width equals calling `decode` in a loop, on every
-//! prefix of the input (each prefix is what a streaming caller may hold when
-//! the rest has not arrived) and for any output capacity.
-//!
-//! Input: bytes 0–1 are the output capacity (little-endian; capacities past
-//! the stream's length + 1 behave alike and are clamped to it); the rest is
-//! the encoded stream.
+//! The `bijou_batch` fuzz target; its checks and input format are documented in
+//! `bijou_fuzz::targets::bijou_batch`, where the stable replay test runs them too.
 
 #![no_main]
 
-use bijou_fuzz::{FuzzWidth, each_width};
-use libfuzzer_sys::fuzz_target;
-
-/// Every prefix up to this length is checked, each decoded from the start,
-/// so the cost is quadratic in it; longer inputs are checked whole as well,
-/// which reaches the adaptive loops' later blocks (and, as the fuzzer varies
-/// the length, their truncation points too).
-const ALL_PREFIXES_UP_TO: usize = 300;
-
-fn check<T: FuzzWidth>(capacity: usize, stream: &[u8]) {
-    let mut batch = vec![T::default(); capacity];
-    let mut expected = vec![T::default(); capacity];
-    let prefixes = 0..=stream.len().min(ALL_PREFIXES_UP_TO);
-    for end in prefixes.chain([stream.len()]) {
-        testkit::oracle::assert_batch_agrees(&stream[..end], &mut batch, &mut expected, T::NAME);
-    }
-}
-
-fuzz_target!(|data: &[u8]| {
-    let Some((&[low, high], stream)) = data.split_first_chunk() else {
-        return;
-    };
-    let capacity = usize::from(u16::from_le_bytes([low, high])).min(stream.len() + 1);
-    for check in each_width!(check) {
-        check(capacity, stream);
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bijou_fuzz::targets::bijou_batch::run(data));

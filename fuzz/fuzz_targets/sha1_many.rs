@@ -1,24 +1,6 @@
-//! `digest_many` of arbitrary messages equals `digest` of each message, for
-//! the default dispatch and for every backend this CPU can run (each has its
-//! own lane scheduler: interleaved SHA-NI streams, AVX2 lanes, scalar).
-//!
-//! Input: the `split_chunks` format; each piece is one message.
+//! The `sha1_many` fuzz target; its checks and input format are documented in
+//! `bijou_fuzz::targets::sha1_many`, where the stable replay test runs them too.
 
 #![no_main]
 
-use bijou_fuzz::split_chunks;
-use libfuzzer_sys::fuzz_target;
-use sha1_fast::{Backend, Digest};
-
-fuzz_target!(|data: &[u8]| {
-    let messages = split_chunks(data);
-    let expected: Vec<Digest> = messages.iter().map(|m| sha1_fast::digest(m)).collect();
-    assert_eq!(sha1_fast::digest_many(&messages), expected, "digest_many");
-    for &backend in Backend::ALL.iter().filter(|b| b.is_available()) {
-        let mut out = vec![Digest::from([0; 20]); messages.len()];
-        backend
-            .digest_many_into(&messages, &mut out)
-            .expect("one digest per message");
-        assert_eq!(out, expected, "{backend}");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bijou_fuzz::targets::sha1_many::run(data));

@@ -1,4 +1,4 @@
-//! Helpers shared by the fuzz targets in `fuzz_targets/`.
+//! The fuzz targets' checks ([`targets`]) and the helpers they share.
 //!
 //! - [`FuzzWidth`] and [`each_width!`]: the six bijou widths behind one
 //!   trait, so each target writes its checks once, generically;
@@ -15,6 +15,8 @@ use std::io::{self, IoSlice, Read};
 use bijou_core::Bijou;
 use bytes::Buf;
 use testkit::oracle::{Width, zigzag};
+
+pub mod targets;
 
 /// A bijou width as the fuzz targets see it: `bijou-core`'s [`Bijou`] plus
 /// what is needed to check it against the naive oracle in `testkit` and to

@@ -12,12 +12,14 @@ use testkit::vectors::{BijouCase, BijouExpect, VectorError};
 use crate::{asks_for_help, ensure_nightly, option_value, run_checked, succeeds};
 
 const USAGE: &str = "\
-Usage: cargo xtask fuzz [--seconds N] [TARGET]
+Usage: cargo xtask fuzz [--seconds N] [--keep] [TARGET]
 
 Writes seed inputs generated from vectors/ into fuzz/corpus/<target>/, builds
 the fuzz targets under fuzz/ with cargo-fuzz on the nightly toolchain, runs
-each target (or only TARGET) for N seconds and prints a table: target,
-seconds, runs, coverage (libFuzzer's final `cov:` edge count), result.
+each target (or only TARGET) for N seconds, starting from that corpus and
+the kept one (fuzz/kept-corpus/<target>/, in git), and prints a table:
+target, seconds, runs, coverage (libFuzzer's final `cov:` edge count),
+result.
 Exits non-zero if any target crashes; the crashing input is saved under
 fuzz/artifacts/<target>/ and the panic, the saved input and how to
 reproduce it are printed. Full logs
@@ -29,6 +31,10 @@ Targets: bijou_decode, bijou_roundtrip, bijou_batch, io_stream,
 
 Options:
   --seconds N   Run each target for N seconds (default 60)
+  --keep        After a run without crashes, replace each kept corpus by the
+                smallest set of inputs, from it and the run's corpus, that
+                covers what both cover (libFuzzer's -merge=1); commit the
+                result so that `cargo test` replays it
   -h, --help    Print this message";
 
 /// One fuzz target: its name (a `[[bin]]` of `fuzz/Cargo.toml`), how to
@@ -84,8 +90,21 @@ const TARGETS: &[Target] = &[
 /// corpus; the inputs libFuzzer adds are named by their SHA-1 and kept.
 const SEED_PREFIX: &str = "seed-";
 
+/// The command line.
+#[derive(Debug, PartialEq)]
+struct Options {
+    seconds: u64,
+    keep: bool,
+    only: Option<String>,
+}
+
 pub(crate) fn main(args: &[String]) -> Result<(), String> {
-    let Some((seconds, only)) = parse_args(args)? else {
+    let Some(Options {
+        seconds,
+        keep,
+        only,
+    }) = parse_args(args)?
+    else {
         return Ok(());
     };
     let targets: Vec<&Target> = match &only {
@@ -117,12 +136,20 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         .iter()
         .map(|t| run_target(&fuzz_dir, &logs, t, seconds))
         .collect::<Result<_, _>>()?;
-    report(&runs)
+    report(&runs)?;
+    if keep {
+        for target in &targets {
+            keep_corpus(&fuzz_dir, &logs, target.name)?;
+        }
+    }
+    Ok(())
 }
 
-/// `--seconds N` and an optional target name; `None` after `--help`.
-fn parse_args(args: &[String]) -> Result<Option<(u64, Option<String>)>, String> {
+/// `--seconds N`, `--keep` and an optional target name; `None` after
+/// `--help`.
+fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut seconds = 60;
+    let mut keep = false;
     let mut target = None;
     if asks_for_help(args, USAGE) {
         return Ok(None);
@@ -137,6 +164,7 @@ fn parse_args(args: &[String]) -> Result<Option<(u64, Option<String>)>, String> 
                         format!("`--seconds {value}`: expected a positive integer")
                     })?;
             }
+            "--keep" => keep = true,
             flag if flag.starts_with('-') => {
                 return Err(format!("unknown option `{flag}`\n\n{USAGE}"));
             }
@@ -144,7 +172,11 @@ fn parse_args(args: &[String]) -> Result<Option<(u64, Option<String>)>, String> 
             extra => return Err(format!("unexpected argument `{extra}`\n\n{USAGE}")),
         }
     }
-    Ok(Some((seconds, target)))
+    Ok(Some(Options {
+        seconds,
+        keep,
+        only: target,
+    }))
 }
 
 /// Installs the nightly toolchain and cargo-fuzz if they are missing.
@@ -191,9 +223,14 @@ fn run_target(fuzz_dir: &Path, logs: &Path, target: &Target, seconds: u64) -> Re
         target.name,
         log_path.display()
     );
+    let kept = kept_corpus(fuzz_dir, target.name)?;
     let mut command = cargo_fuzz(fuzz_dir);
     command
-        .args(["run", target.name, "--"])
+        // New finds go to the first directory; the kept corpus is only read.
+        .args(["run", target.name])
+        .arg(fuzz_dir.join("corpus").join(target.name))
+        .arg(kept)
+        .arg("--")
         .arg(format!("-max_total_time={seconds}"))
         // Final statistics give the exact number of runs.
         .arg("-print_final_stats=1")
@@ -292,6 +329,52 @@ fn report(runs: &[Run]) -> Result<(), String> {
     }
 }
 
+/// `fuzz/kept-corpus/<target>/`, created if missing.
+fn kept_corpus(fuzz_dir: &Path, target: &str) -> Result<PathBuf, String> {
+    let kept = fuzz_dir.join("kept-corpus").join(target);
+    fs::create_dir_all(&kept).map_err(|e| format!("{}: {e}", kept.display()))?;
+    Ok(kept)
+}
+
+/// Replaces `target`'s kept corpus by libFuzzer's merge of it and the run's
+/// corpus: the smallest inputs that together cover every edge either covers.
+/// The merge writes into a new directory, so a failed merge leaves the kept
+/// corpus as it was.
+fn keep_corpus(fuzz_dir: &Path, logs: &Path, target: &str) -> Result<(), String> {
+    let kept = kept_corpus(fuzz_dir, target)?;
+    let merged = fuzz_dir.join("target").join(format!("merged-{target}"));
+    let io_error = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    if merged.exists() {
+        fs::remove_dir_all(&merged).map_err(|e| io_error(&merged, e))?;
+    }
+    fs::create_dir_all(&merged).map_err(|e| io_error(&merged, e))?;
+    let log_path = logs.join(format!("{target}-merge.log"));
+    let log = fs::File::create(&log_path).map_err(|e| io_error(&log_path, e))?;
+    let log_err = log.try_clone().map_err(|e| io_error(&log_path, e))?;
+    println!("merging the corpus of {target} into {}", kept.display());
+    let status = cargo_fuzz(fuzz_dir)
+        .args(["run", target])
+        .arg(&merged)
+        .arg(&kept)
+        .arg(fuzz_dir.join("corpus").join(target))
+        .args(["--", "-merge=1"])
+        .stdout(log)
+        .stderr(log_err)
+        .status()
+        .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "merging the corpus of {target} failed ({status}); log: {}",
+            log_path.display()
+        ));
+    }
+    fs::remove_dir_all(&kept).map_err(|e| io_error(&kept, e))?;
+    fs::rename(&merged, &kept).map_err(|e| io_error(&merged, e))?;
+    let inputs = fs::read_dir(&kept).map_err(|e| io_error(&kept, e))?.count();
+    println!("{target}: {inputs} inputs kept");
+    Ok(())
+}
+
 /// Replaces the seed files of `target`'s corpus with `seeds`.
 fn write_seeds(fuzz_dir: &Path, target: &str, seeds: &[Vec<u8>]) -> Result<(), String> {
     let corpus: PathBuf = fuzz_dir.join("corpus").join(target);
@@ -313,8 +396,8 @@ fn write_seeds(fuzz_dir: &Path, target: &str, seeds: &[Vec<u8>]) -> Result<(), S
     Ok(())
 }
 
-// Seed inputs. Each target's input format is documented in its source under
-// fuzz/fuzz_targets/ (and `split_chunks` in fuzz/src/lib.rs); these builders
+// Seed inputs. Each target's input format is documented in its module under
+// fuzz/src/targets/ (and `split_chunks` in fuzz/src/lib.rs); these builders
 // must follow it.
 
 /// The bijou widths in the order of `each_width!` in fuzz/src/lib.rs (the
@@ -503,10 +586,19 @@ mod tests {
     #[test]
     fn parses_seconds_and_target() {
         let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(parse_args(&args(&[])), Ok(Some((60, None))));
+        let options = |seconds, keep, only: Option<&str>| Options {
+            seconds,
+            keep,
+            only: only.map(str::to_owned),
+        };
+        assert_eq!(parse_args(&args(&[])), Ok(Some(options(60, false, None))));
         assert_eq!(
             parse_args(&args(&["--seconds", "5", "io_stream"])),
-            Ok(Some((5, Some("io_stream".to_owned()))))
+            Ok(Some(options(5, false, Some("io_stream"))))
+        );
+        assert_eq!(
+            parse_args(&args(&["--keep", "sha1_many"])),
+            Ok(Some(options(60, true, Some("sha1_many"))))
         );
         assert!(parse_args(&args(&["--seconds"])).is_err());
         assert!(parse_args(&args(&["--seconds", "0"])).is_err());
