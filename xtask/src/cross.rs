@@ -152,8 +152,9 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
 }
 
 /// Where cargo puts `target`'s build: `<target dir>/<triple>`, the target
-/// directory being `CARGO_TARGET_DIR` if set (relative to the workspace, as
-/// the cargo that xtask starts reads it) or the workspace's `target`.
+/// directory being `CARGO_TARGET_DIR` if set or else the workspace's
+/// `target`. Cargo reads a relative `CARGO_TARGET_DIR` from its working
+/// directory, which [`test_command`] sets to the workspace.
 fn build_dir(target: &Target) -> std::path::PathBuf {
     let root = testkit::workspace_root();
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
@@ -161,8 +162,8 @@ fn build_dir(target: &Target) -> std::path::PathBuf {
     target_dir.join(target.triple)
 }
 
-/// `--install`, `--clean` and the `--target`s (all of [`TARGETS`] if none); `None`
-/// after `--help`.
+/// `--install`, `--clean` and the `--target`s (all of [`TARGETS`] if none);
+/// `None` after `--help`.
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut install = false;
     let mut clean = false;
@@ -297,13 +298,16 @@ fn install(targets: &[&Target]) -> Result<(), String> {
     Ok(())
 }
 
-/// `cargo test --target <triple>` for [`CRATES`], with the linker and the
-/// QEMU runner set through cargo's per-target variables unless the caller
-/// already set them. Warnings are errors: clippy sees only the host's
-/// `cfg`s, so this is where code for the other targets is linted.
+/// `cargo test --target <triple>` for [`CRATES`], run in the workspace,
+/// with the linker and the QEMU runner set through cargo's per-target
+/// variables unless the caller already set them. Warnings are errors:
+/// clippy sees only the host's `cfg`s, so this is where code for the other
+/// targets is linted.
 fn test_command(target: &Target) -> Command {
     let mut command = Command::new("cargo");
-    command.args(["test", "--target", target.triple]);
+    command
+        .current_dir(testkit::workspace_root())
+        .args(["test", "--target", target.triple]);
     crate::add_rustflags(&mut command, "-D warnings");
     for krate in CRATES {
         command.args(["-p", krate]);
