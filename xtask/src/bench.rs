@@ -3,7 +3,7 @@
 //! optimisation ladder and, with `--report`, a markdown report with SVG
 //! charts.
 
-mod json;
+pub(crate) mod json;
 mod report;
 mod svg;
 

@@ -10,8 +10,11 @@
 //! `sha1-fast` runs its portable core as the default (its x86 backends are
 //! for x86-64 only).
 
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::Instant;
+
+use crate::bench::json::Json;
 
 use crate::{asks_for_help, option_value, run_checked, succeeds};
 
@@ -32,7 +35,7 @@ missing piece is an error that says what to install.
 Options:
   --install          Install what is missing: `rustup target add` and
                      `apt-get install` (Debian, as root)
-  --clean            Delete each target's build directory (target/TRIPLE)
+  --clean            Delete each target's build (TRIPLE in cargo's target dir)
                      once its tests have run, so the targets' builds never
                      take disk space all at once (CI machines are short of it)
   --target TRIPLE    Only this target (repeatable)
@@ -117,20 +120,23 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         ));
     }
 
+    let target_dir = if options.clean {
+        Some(target_directory()?)
+    } else {
+        None
+    };
     let mut results = Vec::new();
     for target in &options.targets {
         println!("== {} ==", target.triple);
         let started = Instant::now();
         let outcome = run_checked(&mut test_command(target));
         results.push((target.triple, outcome.is_ok(), started.elapsed()));
-        if options.clean {
-            let dir = build_dir(target);
-            std::fs::remove_dir_all(&dir)
-                .or_else(|e| match e.kind() {
-                    std::io::ErrorKind::NotFound => Ok(()),
-                    _ => Err(e),
-                })
-                .map_err(|e| format!("deleting {}: {e}", dir.display()))?;
+        if let Some(dir) = &target_dir {
+            // The tests' outcome is what counts; a build left behind only
+            // costs disk.
+            if let Err(e) = remove_build(&dir.join(target.triple)) {
+                eprintln!("warning: --clean: {e}");
+            }
         }
     }
     println!();
@@ -151,15 +157,36 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// Where cargo puts `target`'s build: `<target dir>/<triple>`, the target
-/// directory being `CARGO_TARGET_DIR` if set or else the workspace's
-/// `target`. Cargo reads a relative `CARGO_TARGET_DIR` from its working
-/// directory, which [`test_command`] sets to the workspace.
-fn build_dir(target: &Target) -> std::path::PathBuf {
-    let root = testkit::workspace_root();
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root.join("target"), |dir| root.join(dir));
-    target_dir.join(target.triple)
+/// The workspace's target directory as cargo resolves it (from
+/// `CARGO_TARGET_DIR`, a `build.target-dir` setting or the default), asked
+/// of `cargo metadata` in the workspace, where [`test_command`] runs too.
+/// Each target's build is its `<triple>` subdirectory.
+fn target_directory() -> Result<PathBuf, String> {
+    let output = Command::new("cargo")
+        .current_dir(testkit::workspace_root())
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("running cargo metadata: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("cargo metadata failed ({})", output.status));
+    }
+    let text = String::from_utf8(output.stdout).map_err(|e| e.to_string())?;
+    Json::parse(&text)?
+        .get("target_directory")
+        .and_then(Json::as_str)
+        .map(PathBuf::from)
+        .ok_or_else(|| "cargo metadata: no target_directory".to_owned())
+}
+
+/// Deletes a target's build directory; one that is not there is no error.
+fn remove_build(dir: &Path) -> Result<(), String> {
+    match std::fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(format!("deleting {}: {e}", dir.display()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `--install`, `--clean` and the `--target`s (all of [`TARGETS`] if none);
@@ -381,15 +408,24 @@ mod tests {
     }
 
     #[test]
-    fn the_build_directory_is_the_triple_under_the_target_directory() {
-        let dir = build_dir(&TARGETS[0]);
-        assert_eq!(dir.file_name().unwrap(), TARGETS[0].triple);
-        if std::env::var_os("CARGO_TARGET_DIR").is_none() {
-            assert_eq!(
-                dir.parent().unwrap(),
-                testkit::workspace_root().join("target")
-            );
+    fn the_target_directory_is_cargos() {
+        let dir = target_directory().unwrap();
+        let root = testkit::workspace_root().canonicalize().unwrap();
+        match std::env::var_os("CARGO_TARGET_DIR") {
+            None => assert_eq!(dir, root.join("target")),
+            // Relative to the workspace, where cargo metadata ran.
+            Some(set) => assert_eq!(dir, root.join(set)),
         }
+    }
+
+    #[test]
+    fn remove_build_deletes_the_directory_and_accepts_a_missing_one() {
+        let dir = std::env::temp_dir().join(format!("xtask-cross-clean-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("debug/deps")).unwrap();
+        std::fs::write(dir.join("debug/deps/a-test"), b"binary").unwrap();
+        assert_eq!(remove_build(&dir), Ok(()));
+        assert!(!dir.exists());
+        assert_eq!(remove_build(&dir), Ok(()));
     }
 
     #[test]

@@ -31,8 +31,8 @@ Targets: bijou_decode, bijou_roundtrip, bijou_batch, io_stream,
 
 Options:
   --seconds N   Run each target for N seconds (default 60)
-  --keep        After a run without crashes, replace each kept corpus by the
-                smallest set of inputs, from it and the run's corpus, that
+  --keep        After a run without crashes, replace each kept corpus by a
+                small set of inputs, from it and the run's corpus, that
                 covers what both cover (libFuzzer's -merge=1); commit the
                 result so that `cargo test` replays it
   -h, --help    Print this message";
@@ -139,7 +139,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     report(&runs)?;
     if keep {
         for target in &targets {
-            keep_corpus(&fuzz_dir, &logs, target.name)?;
+            keep_corpus(&fuzz_dir, &logs, target)?;
         }
     }
     Ok(())
@@ -202,6 +202,42 @@ fn cargo_fuzz(fuzz_dir: &Path) -> Command {
     command
 }
 
+/// The corpus a run writes its finds to, `fuzz/corpus/<target>/`.
+fn run_corpus(fuzz_dir: &Path, target: &str) -> PathBuf {
+    fuzz_dir.join("corpus").join(target)
+}
+
+/// `cargo fuzz run` of `target` for `seconds`. libFuzzer writes new finds
+/// to the first corpus directory, so the kept corpus is only read.
+fn run_command(fuzz_dir: &Path, target: &Target, seconds: u64) -> Command {
+    let mut command = cargo_fuzz(fuzz_dir);
+    command
+        .args(["run", target.name])
+        .arg(run_corpus(fuzz_dir, target.name))
+        .arg(fuzz_dir.join("kept-corpus").join(target.name))
+        .arg("--")
+        .arg(format!("-max_total_time={seconds}"))
+        // Final statistics give the exact number of runs.
+        .arg("-print_final_stats=1")
+        .args(target.flags);
+    command
+}
+
+/// libFuzzer's merge (`-merge=1`) of the kept corpus and the run's corpus
+/// into `merged`, an empty directory, under the target's own flags (an
+/// input that breaks them is not kept).
+fn merge_command(fuzz_dir: &Path, target: &Target, merged: &Path) -> Command {
+    let mut command = cargo_fuzz(fuzz_dir);
+    command
+        .args(["run", target.name])
+        .arg(merged)
+        .arg(fuzz_dir.join("kept-corpus").join(target.name))
+        .arg(run_corpus(fuzz_dir, target.name))
+        .args(["--", "-merge=1"])
+        .args(target.flags);
+    command
+}
+
 /// One target's run, as reported.
 struct Run {
     name: &'static str,
@@ -223,20 +259,9 @@ fn run_target(fuzz_dir: &Path, logs: &Path, target: &Target, seconds: u64) -> Re
         target.name,
         log_path.display()
     );
-    let kept = kept_corpus(fuzz_dir, target.name)?;
-    let mut command = cargo_fuzz(fuzz_dir);
-    command
-        // New finds go to the first directory; the kept corpus is only read.
-        .args(["run", target.name])
-        .arg(fuzz_dir.join("corpus").join(target.name))
-        .arg(kept)
-        .arg("--")
-        .arg(format!("-max_total_time={seconds}"))
-        // Final statistics give the exact number of runs.
-        .arg("-print_final_stats=1")
-        .args(target.flags)
-        .stdout(log)
-        .stderr(log_err);
+    kept_corpus(fuzz_dir, target.name)?;
+    let mut command = run_command(fuzz_dir, target, seconds);
+    command.stdout(log).stderr(log_err);
     let start = Instant::now();
     let status = command
         .status()
@@ -337,41 +362,53 @@ fn kept_corpus(fuzz_dir: &Path, target: &str) -> Result<PathBuf, String> {
 }
 
 /// Replaces `target`'s kept corpus by libFuzzer's merge of it and the run's
-/// corpus: the smallest inputs that together cover every edge either covers.
-/// The merge writes into a new directory, so a failed merge leaves the kept
-/// corpus as it was.
-fn keep_corpus(fuzz_dir: &Path, logs: &Path, target: &str) -> Result<(), String> {
-    let kept = kept_corpus(fuzz_dir, target)?;
-    let merged = fuzz_dir.join("target").join(format!("merged-{target}"));
+/// corpus: a small set of inputs (libFuzzer picks greedily) that together
+/// cover every edge either covers. The merge writes into a new directory,
+/// and the old corpus is moved aside until the new one is in place, so a
+/// failure at any step leaves a kept corpus behind.
+fn keep_corpus(fuzz_dir: &Path, logs: &Path, target: &Target) -> Result<(), String> {
+    let name = target.name;
+    let kept = kept_corpus(fuzz_dir, name)?;
+    let scratch = fuzz_dir.join("target");
+    let merged = scratch.join(format!("merged-{name}"));
+    let replaced = scratch.join(format!("replaced-{name}"));
     let io_error = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
-    if merged.exists() {
-        fs::remove_dir_all(&merged).map_err(|e| io_error(&merged, e))?;
+    for dir in [&merged, &replaced] {
+        if dir.exists() {
+            fs::remove_dir_all(dir).map_err(|e| io_error(dir, e))?;
+        }
     }
     fs::create_dir_all(&merged).map_err(|e| io_error(&merged, e))?;
-    let log_path = logs.join(format!("{target}-merge.log"));
+    let log_path = logs.join(format!("{name}-merge.log"));
     let log = fs::File::create(&log_path).map_err(|e| io_error(&log_path, e))?;
     let log_err = log.try_clone().map_err(|e| io_error(&log_path, e))?;
-    println!("merging the corpus of {target} into {}", kept.display());
-    let status = cargo_fuzz(fuzz_dir)
-        .args(["run", target])
-        .arg(&merged)
-        .arg(&kept)
-        .arg(fuzz_dir.join("corpus").join(target))
-        .args(["--", "-merge=1"])
+    println!("merging the corpus of {name} into {}", kept.display());
+    let status = merge_command(fuzz_dir, target, &merged)
         .stdout(log)
         .stderr(log_err)
         .status()
         .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
     if !status.success() {
         return Err(format!(
-            "merging the corpus of {target} failed ({status}); log: {}",
+            "merging the corpus of {name} failed ({status}); log: {}",
             log_path.display()
         ));
     }
-    fs::remove_dir_all(&kept).map_err(|e| io_error(&kept, e))?;
-    fs::rename(&merged, &kept).map_err(|e| io_error(&merged, e))?;
+    fs::rename(&kept, &replaced).map_err(|e| io_error(&kept, e))?;
+    if let Err(e) = fs::rename(&merged, &kept) {
+        // Put the old corpus back; if even that fails, say where it is.
+        return Err(match fs::rename(&replaced, &kept) {
+            Ok(()) => io_error(&merged, e),
+            Err(_) => format!(
+                "{}; the previous kept corpus is in {}",
+                io_error(&merged, e),
+                replaced.display()
+            ),
+        });
+    }
+    fs::remove_dir_all(&replaced).map_err(|e| io_error(&replaced, e))?;
     let inputs = fs::read_dir(&kept).map_err(|e| io_error(&kept, e))?.count();
-    println!("{target}: {inputs} inputs kept");
+    println!("{name}: {inputs} inputs kept");
     Ok(())
 }
 
@@ -636,6 +673,69 @@ mod tests {
                 "\tcargo fuzz run t a/crash-1",
             ]
         );
+    }
+
+    /// A command's arguments as strings.
+    fn args_of(command: &Command) -> Vec<String> {
+        command
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn runs_write_to_their_corpus_and_read_the_kept_one() {
+        let fuzz_dir = Path::new("/repo/fuzz");
+        let frames = TARGETS.iter().find(|t| t.name == "frame_decoder").unwrap();
+        assert_eq!(
+            args_of(&run_command(fuzz_dir, frames, 7)),
+            [
+                "+nightly",
+                "fuzz",
+                "run",
+                "frame_decoder",
+                "/repo/fuzz/corpus/frame_decoder",
+                "/repo/fuzz/kept-corpus/frame_decoder",
+                "--",
+                "-max_total_time=7",
+                "-print_final_stats=1",
+                "-malloc_limit_mb=1",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_merge_writes_a_new_directory_from_both_corpora() {
+        let fuzz_dir = Path::new("/repo/fuzz");
+        let frames = TARGETS.iter().find(|t| t.name == "frame_decoder").unwrap();
+        let merged = Path::new("/repo/fuzz/target/merged-frame_decoder");
+        assert_eq!(
+            args_of(&merge_command(fuzz_dir, frames, merged)),
+            [
+                "+nightly",
+                "fuzz",
+                "run",
+                "frame_decoder",
+                "/repo/fuzz/target/merged-frame_decoder",
+                "/repo/fuzz/kept-corpus/frame_decoder",
+                "/repo/fuzz/corpus/frame_decoder",
+                "--",
+                "-merge=1",
+                "-malloc_limit_mb=1",
+            ]
+        );
+    }
+
+    /// The fuzz workspace's own test ties its `[[bin]]`s to its targets'
+    /// modules and kept corpora; this ties them to the list here.
+    #[test]
+    fn the_targets_are_the_fuzz_binaries() {
+        let mut ours: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
+        for name in &ours {
+            assert!(USAGE.contains(name), "the usage does not list {name}");
+        }
+        ours.sort_unstable();
+        assert_eq!(testkit::fuzz_binaries(), ours);
     }
 
     #[test]

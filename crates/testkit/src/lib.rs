@@ -6,10 +6,13 @@
 //! - [`oracle`]: a naive transcription of the bijou spec, the independent
 //!   reference for property tests, exhaustive sweeps and fuzzing;
 //! - [`exhaustive`]: the sweeps over every short byte string and every
-//!   `u32`, shared by ignored tests and `cargo xtask conformance --exhaustive`.
+//!   `u32`, shared by ignored tests and `cargo xtask conformance --exhaustive`;
+//! - [`largest_allocation`]: an allocator that records each thread's largest
+//!   allocation, for tests that bound what a decoder allocates.
 
 pub mod bijou_cases;
 pub mod exhaustive;
+pub mod largest_allocation;
 pub mod oracle;
 pub mod vectors;
 
@@ -24,6 +27,27 @@ pub struct ReadmeDoctests;
 /// The workspace root (where `vectors/` lives).
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The fuzz targets: the `[[bin]]` names in `fuzz/Cargo.toml`, sorted. The
+/// fuzz workspace and `cargo xtask fuzz` each check their own list of
+/// targets against it.
+pub fn fuzz_binaries() -> Vec<String> {
+    let path = workspace_root().join("fuzz/Cargo.toml");
+    let manifest =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut names: Vec<String> = manifest
+        .split("[[bin]]")
+        .skip(1)
+        .filter_map(|bin| {
+            bin.lines()
+                .find_map(|line| line.trim().strip_prefix("name = \""))
+                .and_then(|rest| rest.strip_suffix('"'))
+                .map(str::to_owned)
+        })
+        .collect();
+    names.sort_unstable();
+    names
 }
 
 /// Path of a file under `vectors/`.

@@ -6,8 +6,9 @@
 //! parsing the whole stream at once. Re-encoding the frames with the
 //! `FrameEncoder` gives back exactly the bytes they were decoded from.
 //!
-//! `cargo xtask fuzz` runs this target with `-malloc_limit_mb=1`: inputs
-//! are far below 1 MiB and both decoders reserve at most 64 KiB ahead of
+//! `cargo xtask fuzz` runs this target with `-malloc_limit_mb=1`, and the
+//! replay of the kept corpus checks the same bound: inputs are far below
+//! 1 MiB and both decoders reserve at most 64 KiB ahead of
 //! what arrived, so with or without a frame limit any single allocation of
 //! 1 MiB or more means a decoder trusted an announced length.
 //!

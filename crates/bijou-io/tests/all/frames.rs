@@ -11,7 +11,7 @@ use bytes::BytesMut;
 use proptest::prelude::*;
 
 use crate::common::{self, Overclaiming, Trickle, inner_error};
-use crate::largest_allocation;
+use testkit::largest_allocation;
 
 /// A reader that must never be reached.
 struct MustNotRead;
