@@ -229,6 +229,9 @@ buf_suite! {
     wrapped_vec_deque: |bytes| DequeBuf(common::wrapped_deque(bytes)), peeks_across_chunks: false;
     /// One byte per chunk.
     one_byte_chunks: |bytes| OneByteChunks::new(bytes), peeks_across_chunks: false;
+    /// One byte per chunk, every chunk shown to `chunks_vectored`: peeking
+    /// at the longest value takes one `IoSlice` per byte of it.
+    one_byte_chunks_vectored: |bytes| OneByteChunks::vectored(bytes), peeks_across_chunks: true;
 }
 
 proptest! {

@@ -47,13 +47,26 @@ impl Buf for DequeBuf {
 pub(crate) struct OneByteChunks {
     bytes: Vec<u8>,
     position: usize,
+    vectored: bool,
 }
 
 impl OneByteChunks {
+    /// Shows one chunk at a time (the default `chunks_vectored`).
     pub(crate) fn new(bytes: &[u8]) -> Self {
         OneByteChunks {
             bytes: bytes.to_vec(),
             position: 0,
+            vectored: false,
+        }
+    }
+
+    /// Shows every chunk to `chunks_vectored`, one `IoSlice` a byte, as a
+    /// rope of many small pieces would: the longest value takes
+    /// `MAX_ENCODED_LEN` slices to see whole.
+    pub(crate) fn vectored(bytes: &[u8]) -> Self {
+        OneByteChunks {
+            vectored: true,
+            ..Self::new(bytes)
         }
     }
 }
@@ -71,6 +84,24 @@ impl Buf for OneByteChunks {
     fn advance(&mut self, count: usize) {
         assert!(count <= self.remaining(), "advance past the end");
         self.position += count;
+    }
+
+    fn chunks_vectored<'a>(&'a self, dst: &mut [std::io::IoSlice<'a>]) -> usize {
+        if !self.vectored {
+            // The trait's default: the current chunk only.
+            if dst.is_empty() || !self.has_remaining() {
+                return 0;
+            }
+            dst[0] = std::io::IoSlice::new(self.chunk());
+            return 1;
+        }
+        let rest = self.bytes[self.position..].chunks(1);
+        let mut count = 0;
+        for (slot, byte) in dst.iter_mut().zip(rest) {
+            *slot = std::io::IoSlice::new(byte);
+            count += 1;
+        }
+        count
     }
 }
 
