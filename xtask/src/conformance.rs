@@ -13,9 +13,10 @@ Runs every vector file under vectors/ (bijou vectors for every width; NIST
 SHA-1 ShortMsg/LongMsg and the FIPS examples on every SHA-1 backend this CPU
 supports, each through a streaming Sha1, the backend's one-shot digest and
 one digest_many call over the file (the 1 GiB vector of --long only
-streamed), and through the default one-shot `digest`) and prints a table: suite, cases, passed, failed, time. Exits
-non-zero on any failure, naming each failing case (input, expected, got),
-and on any missing or malformed vector file.
+streamed), and through the default one-shot `digest`) and prints a table:
+suite, cases, passed, failed, time. Exits non-zero on any failure, naming
+each failing case (input, expected, got), and on any missing or malformed
+vector file.
 
 Options:
   --exhaustive  Also decode every 1-, 2- and 3-byte string with bijou32,
