@@ -498,16 +498,7 @@ struct Metadata {
 }
 
 fn metadata(root: &Path) -> Result<Metadata, String> {
-    let output = cargo(root)
-        .args(["metadata", "--format-version", "1", "--no-deps"])
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("running cargo metadata: {e}"))?;
-    if !output.status.success() {
-        return Err("cargo metadata failed".to_owned());
-    }
-    let text = String::from_utf8(output.stdout).map_err(|e| e.to_string())?;
-    let metadata = Json::parse(&text)?;
+    let metadata = crate::cargo_metadata(root)?;
     let target = metadata
         .get("target_directory")
         .and_then(Json::as_str)

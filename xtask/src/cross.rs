@@ -11,7 +11,7 @@
 //! for x86-64 only).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 use crate::bench::json::Json;
@@ -162,17 +162,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
 /// of `cargo metadata` in the workspace, where [`test_command`] runs too.
 /// Each target's build is its `<triple>` subdirectory.
 fn target_directory() -> Result<PathBuf, String> {
-    let output = Command::new("cargo")
-        .current_dir(testkit::workspace_root())
-        .args(["metadata", "--format-version", "1", "--no-deps"])
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("running cargo metadata: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("cargo metadata failed ({})", output.status));
-    }
-    let text = String::from_utf8(output.stdout).map_err(|e| e.to_string())?;
-    Json::parse(&text)?
+    crate::cargo_metadata(&testkit::workspace_root())?
         .get("target_directory")
         .and_then(Json::as_str)
         .map(PathBuf::from)

@@ -1,6 +1,7 @@
 //! `cargo xtask`: the workspace's automation (the cargo-xtask convention: a
 //! plain binary crate, aliased in `.cargo/config.toml`, nothing to install).
 
+use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
 
 mod bench;
@@ -114,6 +115,22 @@ fn add_rustflags(command: &mut Command, extra: &str) {
     }
     flags.push(extra);
     command.env("RUSTFLAGS", flags);
+}
+
+/// What `cargo metadata` (without dependencies) says about the workspace at
+/// `root`, parsed: its target directory, its packages and their targets.
+fn cargo_metadata(root: &Path) -> Result<bench::json::Json, String> {
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .current_dir(root)
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("running cargo metadata: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("cargo metadata failed ({})", output.status));
+    }
+    let text = String::from_utf8(output.stdout).map_err(|e| e.to_string())?;
+    bench::json::Json::parse(&text)
 }
 
 /// Runs `command` with inherited output; a failure names the command.
