@@ -207,6 +207,11 @@ fn run_corpus(fuzz_dir: &Path, target: &str) -> PathBuf {
     fuzz_dir.join("corpus").join(target)
 }
 
+/// The corpus kept in git, `fuzz/kept-corpus/<target>/`.
+fn kept_dir(fuzz_dir: &Path, target: &str) -> PathBuf {
+    fuzz_dir.join("kept-corpus").join(target)
+}
+
 /// `cargo fuzz run` of `target` for `seconds`. libFuzzer writes new finds
 /// to the first corpus directory, so the kept corpus is only read.
 fn run_command(fuzz_dir: &Path, target: &Target, seconds: u64) -> Command {
@@ -214,7 +219,7 @@ fn run_command(fuzz_dir: &Path, target: &Target, seconds: u64) -> Command {
     command
         .args(["run", target.name])
         .arg(run_corpus(fuzz_dir, target.name))
-        .arg(fuzz_dir.join("kept-corpus").join(target.name))
+        .arg(kept_dir(fuzz_dir, target.name))
         .arg("--")
         .arg(format!("-max_total_time={seconds}"))
         // Final statistics give the exact number of runs.
@@ -231,7 +236,7 @@ fn merge_command(fuzz_dir: &Path, target: &Target, merged: &Path) -> Command {
     command
         .args(["run", target.name])
         .arg(merged)
-        .arg(fuzz_dir.join("kept-corpus").join(target.name))
+        .arg(kept_dir(fuzz_dir, target.name))
         .arg(run_corpus(fuzz_dir, target.name))
         .args(["--", "-merge=1"])
         .args(target.flags);
@@ -356,7 +361,7 @@ fn report(runs: &[Run]) -> Result<(), String> {
 
 /// `fuzz/kept-corpus/<target>/`, created if missing.
 fn kept_corpus(fuzz_dir: &Path, target: &str) -> Result<PathBuf, String> {
-    let kept = fuzz_dir.join("kept-corpus").join(target);
+    let kept = kept_dir(fuzz_dir, target);
     fs::create_dir_all(&kept).map_err(|e| format!("{}: {e}", kept.display()))?;
     Ok(kept)
 }
