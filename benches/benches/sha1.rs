@@ -92,6 +92,18 @@ fn fast_name(backend: Backend) -> String {
     format!("sha1-fast ({})", backend.name())
 }
 
+/// One `digest_many_into` call: through the public free function for the
+/// default dispatch (`default_dispatch`), else through `backend`'s method.
+fn many_into(default_dispatch: bool, backend: Backend, messages: &[&[u8]], out: &mut [Digest]) {
+    let result = if default_dispatch {
+        sha1_fast::digest_many_into(black_box(messages), out)
+    } else {
+        backend.digest_many_into(black_box(messages), out)
+    };
+    result.expect("one slot per message");
+    black_box(out);
+}
+
 fn digest(c: &mut Criterion) {
     let mut group = c.benchmark_group("digest");
     for &(len, name) in SIZES {
@@ -174,15 +186,7 @@ fn many(c: &mut Criterion) {
         let mut out = vec![Digest::from_bytes([0; 20]); count];
         for (i, backend) in backends().into_iter().enumerate() {
             group.bench_function(BenchmarkId::new(fast_name(backend), name), |b| {
-                b.iter(|| {
-                    let result = if i == 0 {
-                        sha1_fast::digest_many_into(black_box(&messages), &mut out)
-                    } else {
-                        backend.digest_many_into(black_box(&messages), &mut out)
-                    };
-                    result.expect("one slot per message");
-                    black_box(&out);
-                });
+                b.iter(|| many_into(i == 0, backend, &messages, &mut out));
             });
         }
         peers!(bench_each(&mut group, name, &messages));
@@ -334,15 +338,8 @@ fn many_table() {
             for (i, backend) in backends().into_iter().enumerate() {
                 let messages = messages.clone();
                 let mut out = vec![Digest::from_bytes([0; 20]); messages.len()];
-                let run: Box<dyn FnMut()> = Box::new(move || {
-                    let result = if i == 0 {
-                        sha1_fast::digest_many_into(black_box(&messages), &mut out)
-                    } else {
-                        backend.digest_many_into(black_box(&messages), &mut out)
-                    };
-                    result.expect("one slot per message");
-                    black_box(&out);
-                });
+                let run: Box<dyn FnMut()> =
+                    Box::new(move || many_into(i == 0, backend, &messages, &mut out));
                 contenders.push((fast_name(backend), run));
             }
             contenders.extend(peers!(each_message(&messages)));
