@@ -220,13 +220,14 @@ impl fmt::Debug for Digest {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseDigestError {
-    /// The string is not 40 bytes long.
+    /// The string is ASCII but not 40 bytes long.
     #[error("invalid SHA-1 digest: expected {} hex digits, found {len} bytes", 2 * Digest::LEN)]
     InvalidLength {
         /// Its length in bytes.
         len: usize,
     },
-    /// A character that is not an ASCII hex digit.
+    /// A character that is not an ASCII hex digit: the first one when the
+    /// string has 40 bytes, the first non-ASCII one whatever its length.
     #[error("invalid SHA-1 digest: {found:?} at byte {index} is not a hex digit")]
     InvalidDigit {
         /// Its byte offset in the string.
@@ -247,6 +248,12 @@ impl FromStr for Digest {
     type Err = ParseDigestError;
 
     fn from_str(s: &str) -> Result<Digest, ParseDigestError> {
+        // A non-ASCII character is never a hex digit, and it makes the byte
+        // length differ from the length the user sees (40 characters, 41
+        // bytes with one look-alike letter): name it before the length.
+        if let Some((index, found)) = s.char_indices().find(|(_, c)| !c.is_ascii()) {
+            return Err(ParseDigestError::InvalidDigit { index, found });
+        }
         if s.len() != 2 * Digest::LEN {
             return Err(ParseDigestError::InvalidLength { len: s.len() });
         }
@@ -256,22 +263,11 @@ impl FromStr for Digest {
                 b'0'..=b'9' => Ok(byte - b'0'),
                 b'a'..=b'f' => Ok(byte - b'a' + 10),
                 b'A'..=b'F' => Ok(byte - b'A' + 10),
-                // `index` may fall inside a multi-byte character; report
-                // the character that covers it.
-                _ => {
-                    let start = (0..=index)
-                        .rev()
-                        .find(|&i| s.is_char_boundary(i))
-                        .unwrap_or(0);
-                    let found = s[start..]
-                        .chars()
-                        .next()
-                        .unwrap_or(char::REPLACEMENT_CHARACTER);
-                    Err(ParseDigestError::InvalidDigit {
-                        index: start,
-                        found,
-                    })
-                }
+                // ASCII, checked above: one byte is one character.
+                _ => Err(ParseDigestError::InvalidDigit {
+                    index,
+                    found: char::from(byte),
+                }),
             }
         };
         let mut bytes = [0u8; Digest::LEN];

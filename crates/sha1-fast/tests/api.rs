@@ -69,6 +69,21 @@ fn parse_errors_say_what_is_wrong() {
             found: 'é'
         }
     );
+    // A look-alike letter keeps 40 characters but not 40 bytes; the error
+    // names the letter, not the byte count, at any length.
+    for (text, index, found) in [
+        (format!("{}\u{430}{}", &ABC[..4], &ABC[5..]), 4, '\u{430}'),
+        (format!("\u{FF10}{}", &ABC[1..]), 0, '\u{FF10}'),
+        (format!("{}\u{430}", &ABC[..3]), 3, '\u{430}'),
+        (format!("{ABC}{ABC}\u{1F600}"), 80, '\u{1F600}'),
+        ("\u{430}".to_owned(), 0, '\u{430}'),
+    ] {
+        assert_eq!(
+            text.parse::<Digest>(),
+            Err(ParseDigestError::InvalidDigit { index, found }),
+            "{text:?}"
+        );
+    }
     let err = format!(" {}", &ABC[1..]).parse::<Digest>().unwrap_err();
     assert_eq!(
         err.to_string(),
