@@ -146,6 +146,38 @@ impl Sha1 {
     }
 }
 
+/// The parts RustCrypto's block-level API splits a hasher into (the
+/// `digest` feature's `CoreProxy`).
+#[cfg(feature = "digest")]
+impl Sha1 {
+    /// The chaining state, the whole blocks compressed (mod 2^58, as the
+    /// byte count is mod 2^64), the buffered bytes and the backend.
+    pub(crate) fn parts(&self) -> ([u32; 5], u64, &[u8], Backend) {
+        let blocks = self.len / BLOCK as u64;
+        (
+            self.state,
+            blocks,
+            &self.buffer[..self.buffered],
+            self.backend,
+        )
+    }
+
+    /// The inverse of [`parts`](Self::parts); `tail` is shorter than a block.
+    pub(crate) fn from_parts(state: [u32; 5], blocks: u64, tail: &[u8], backend: Backend) -> Sha1 {
+        let mut buffer = [0; BLOCK];
+        buffer[..tail.len()].copy_from_slice(tail);
+        Sha1 {
+            state,
+            len: blocks
+                .wrapping_mul(BLOCK as u64)
+                .wrapping_add(tail.len() as u64),
+            buffer,
+            buffered: tail.len(),
+            backend,
+        }
+    }
+}
+
 /// Same as [`Sha1::new`].
 ///
 /// ```
@@ -233,5 +265,25 @@ mod tests {
             reference::compress(&mut expected, &[data[..64].try_into().unwrap(), tail]);
             assert_eq!(hasher.finalize(), to_digest(expected), "{backend}");
         }
+    }
+
+    /// Split into RustCrypto's block-level core and joined again, a
+    /// hasher near the wrap keeps its byte count, and the core pads with it.
+    #[cfg(feature = "digest")]
+    #[test]
+    fn the_block_level_parts_keep_the_byte_count_near_the_wrap() {
+        use digest::block_api::{CoreProxy, FixedOutputCore};
+
+        let mut hasher = Sha1::with_backend(Backend::Scalar).unwrap();
+        hasher.len = 0u64.wrapping_sub(64);
+        hasher.update(&[5; 30]);
+        let (core, buffer) = hasher.clone().decompose();
+        let joined = Sha1::compose(core.clone(), buffer.clone());
+        assert_eq!((joined.len, joined.buffered), (0u64.wrapping_sub(34), 30));
+
+        let (mut core, mut buffer) = (core, buffer);
+        let mut out = digest::Output::<crate::Sha1Core>::default();
+        core.finalize_fixed_core(&mut buffer, &mut out);
+        assert_eq!(out.as_slice(), hasher.finalize().as_ref());
     }
 }

@@ -37,6 +37,8 @@ pub use hasher::Sha1;
 #[cfg(feature = "alloc")]
 pub use many::digest_many;
 pub use many::{LengthMismatch, digest_many_into};
+#[cfg(feature = "digest")]
+pub use rustcrypto::Sha1Core;
 
 /// The state [`compress`] starts a message from: FIPS 180-4's initial hash
 /// value H(0) (§5.3.1).

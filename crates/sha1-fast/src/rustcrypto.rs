@@ -1,19 +1,37 @@
 //! The RustCrypto `digest` traits for [`Sha1`] (the `digest` feature), so
 //! it can stand in wherever code is generic over a hash: `D: Digest`,
-//! `Box<dyn DynDigest>`, or HMAC through `hmac::SimpleHmac<Sha1>`.
+//! `Box<dyn DynDigest>`, and `hmac::Hmac<Sha1>` (with `HmacReset`,
+//! `SimpleHmac` and what is built on them, such as PBKDF2 and HKDF).
 //!
-//! They are thin: every method is [`Sha1::update`], [`Sha1::finalize`] or
-//! [`Sha1::reset`], so the backend chosen at run time does the work.
-//! `hmac::Hmac` itself wants the block-level API of RustCrypto's own
-//! hashes and is not supported; `SimpleHmac` gives the same tags.
+//! The buffering-level traits are thin: every method is [`Sha1::update`],
+//! [`Sha1::finalize`] or [`Sha1::reset`], so the backend chosen at run
+//! time does the work. `hmac::Hmac` works a level lower, on the block
+//! function and a buffer of its own; [`Sha1Core`] is that level, and
+//! [`Sha1`] splits into it and back (`CoreProxy`), keeping its backend.
 //!
 //! The crate README's Features section has an example.
 
-use crate::Sha1;
-use digest::common::BlockSizeUser;
+use crate::consts::H0;
+use crate::pad::{Padded, to_digest};
+use crate::{Backend, Sha1};
+use core::fmt;
+use digest::array::Array;
+use digest::block_api::{
+    AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, CoreProxy, Eager, FixedOutputCore,
+    UpdateCore,
+};
 use digest::consts::{U20, U64};
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 
+/// Marks [`Sha1`] as a hash function (not a MAC) for RustCrypto's blanket
+/// `Digest` impl.
+///
+/// ```
+/// fn hex<D: digest::Digest>(data: &[u8]) -> String {
+///     D::digest(data).iter().map(|byte| format!("{byte:02x}")).collect()
+/// }
+/// assert_eq!(hex::<sha1_fast::Sha1>(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+/// ```
 impl HashMarker for Sha1 {}
 
 // `DynDigest`'s boxing methods need `digest/alloc`, which the `alloc`
@@ -23,15 +41,35 @@ impl HashMarker for Sha1 {}
 const _: fn(&alloc::boxed::Box<dyn digest::DynDigest>) -> alloc::boxed::Box<dyn digest::DynDigest> =
     |hasher| hasher.box_clone();
 
+/// 20 bytes.
+///
+/// ```
+/// assert_eq!(<sha1_fast::Sha1 as digest::Digest>::output_size(), 20);
+/// ```
 impl OutputSizeUser for Sha1 {
     type OutputSize = U20;
 }
 
 /// 64 bytes, which HMAC pads its key to.
+///
+/// ```
+/// use digest::common::BlockSizeUser;
+///
+/// assert_eq!(sha1_fast::Sha1::block_size(), 64);
+/// ```
 impl BlockSizeUser for Sha1 {
     type BlockSize = U64;
 }
 
+/// [`Sha1::update`].
+///
+/// ```
+/// use digest::Update;
+///
+/// let mut hasher = sha1_fast::Sha1::new();
+/// Update::update(&mut hasher, b"ab");
+/// assert_eq!(hasher.chain(b"c").finalize(), sha1_fast::digest(b"abc"));
+/// ```
 impl Update for Sha1 {
     #[inline]
     fn update(&mut self, data: &[u8]) {
@@ -39,6 +77,15 @@ impl Update for Sha1 {
     }
 }
 
+/// [`Sha1::finalize`], into RustCrypto's output array.
+///
+/// ```
+/// use digest::FixedOutput;
+///
+/// let mut hasher = sha1_fast::Sha1::new();
+/// hasher.update(b"abc");
+/// assert_eq!(hasher.finalize_fixed().as_slice(), sha1_fast::digest(b"abc").as_ref());
+/// ```
 impl FixedOutput for Sha1 {
     #[inline]
     fn finalize_into(self, out: &mut Output<Self>) {
@@ -46,6 +93,16 @@ impl FixedOutput for Sha1 {
     }
 }
 
+/// [`Sha1::reset`]: the backend is kept.
+///
+/// ```
+/// use digest::Reset;
+///
+/// let mut hasher = sha1_fast::Sha1::new();
+/// hasher.update(b"discarded");
+/// Reset::reset(&mut hasher);
+/// assert_eq!(hasher.finalize(), sha1_fast::digest(b""));
+/// ```
 impl Reset for Sha1 {
     #[inline]
     fn reset(&mut self) {
@@ -53,10 +110,203 @@ impl Reset for Sha1 {
     }
 }
 
+/// The digest so far, then [`Sha1::reset`].
+///
+/// ```
+/// use digest::FixedOutputReset;
+///
+/// let mut hasher = sha1_fast::Sha1::new();
+/// hasher.update(b"abc");
+/// assert_eq!(hasher.finalize_fixed_reset().as_slice(), sha1_fast::digest(b"abc").as_ref());
+/// assert_eq!(hasher.finalize(), sha1_fast::digest(b""));
+/// ```
 impl FixedOutputReset for Sha1 {
     #[inline]
     fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
         out.copy_from_slice(self.clone().finalize().as_ref());
         Sha1::reset(self);
+    }
+}
+
+/// `"Sha1"`, the name RustCrypto's `sha1::Sha1` gives.
+///
+/// ```
+/// use digest::block_api::AlgorithmName;
+///
+/// struct Name;
+/// impl std::fmt::Display for Name {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         sha1_fast::Sha1::write_alg_name(f)
+///     }
+/// }
+/// assert_eq!(Name.to_string(), "Sha1");
+/// ```
+impl AlgorithmName for Sha1 {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Sha1")
+    }
+}
+
+/// Splits a hasher into its [`Sha1Core`] (state, blocks so far, backend)
+/// and its buffered tail, and joins them again; what `hmac::Hmac` uses.
+///
+/// ```
+/// use digest::block_api::CoreProxy;
+/// use sha1_fast::{Backend, Sha1};
+///
+/// let mut hasher = Sha1::with_backend(Backend::Scalar).unwrap();
+/// hasher.update(&[7; 100]);
+/// let (core, buffer) = hasher.decompose();
+/// assert_eq!(buffer.get_data(), &[7; 36]); // 100 bytes: one block and 36
+/// let hasher = Sha1::compose(core, buffer);
+/// assert_eq!(hasher.backend(), Backend::Scalar);
+/// assert_eq!(hasher.finalize(), sha1_fast::digest(&[7; 100]));
+/// ```
+impl CoreProxy for Sha1 {
+    type Core = Sha1Core;
+
+    fn compose(core: Sha1Core, buffer: Buffer<Sha1Core>) -> Sha1 {
+        Sha1::from_parts(core.state, core.blocks, buffer.get_data(), core.backend)
+    }
+
+    fn decompose(self) -> (Sha1Core, Buffer<Sha1Core>) {
+        let (state, blocks, tail, backend) = self.parts();
+        let core = Sha1Core {
+            state,
+            blocks,
+            backend,
+        };
+        // An eager buffer holds less than a block, as `Sha1` does.
+        (core, Buffer::<Sha1Core>::new(tail))
+    }
+}
+
+/// SHA-1 at the block level, for RustCrypto code that keeps its own
+/// buffer: the chaining state, the count of blocks compressed, and the
+/// [`Backend`] that compresses them.
+///
+/// Code rarely names it: `hmac::Hmac<sha1_fast::Sha1>` reaches it through
+/// [`Sha1`]'s `CoreProxy` impl. `Default` uses the best backend
+/// ([`Backend::detect`]); a core on another backend comes from a
+/// [`Sha1::with_backend`] hasher's `decompose`.
+///
+/// # Examples
+///
+/// ```
+/// use hmac::{Hmac, KeyInit, Mac};
+///
+/// // RFC 2202, test case 2.
+/// let mut mac = Hmac::<sha1_fast::Sha1>::new_from_slice(b"Jefe").expect("any key length");
+/// mac.update(b"what do ya want for nothing?");
+/// let tag = mac.finalize().into_bytes();
+/// assert_eq!(tag[..4], [0xef, 0xfc, 0xdf, 0x6a]);
+/// ```
+#[derive(Clone)]
+pub struct Sha1Core {
+    state: [u32; 5],
+    /// Whole blocks compressed (mod 2^58: the message length is mod 2^64
+    /// bytes).
+    blocks: u64,
+    backend: Backend,
+}
+
+/// A hash function, not a MAC.
+impl HashMarker for Sha1Core {}
+
+/// 64 bytes.
+impl BlockSizeUser for Sha1Core {
+    type BlockSize = U64;
+}
+
+/// 20 bytes.
+impl OutputSizeUser for Sha1Core {
+    type OutputSize = U20;
+}
+
+/// Blocks are compressed as soon as they are whole, as [`Sha1`] does.
+impl BufferKindUser for Sha1Core {
+    type BufferKind = Eager;
+}
+
+/// Compresses whole blocks with the core's backend.
+///
+/// ```
+/// use digest::block_api::{CoreProxy, FixedOutputCore, UpdateCore};
+/// use digest::Output;
+///
+/// let (mut core, mut buffer) = sha1_fast::Sha1::new().decompose();
+/// buffer.digest_blocks(&[1; 150], |blocks| core.update_blocks(blocks));
+/// let mut out = Output::<sha1_fast::Sha1Core>::default();
+/// core.finalize_fixed_core(&mut buffer, &mut out);
+/// assert_eq!(out.as_slice(), sha1_fast::digest(&[1; 150]).as_ref());
+/// ```
+impl UpdateCore for Sha1Core {
+    #[inline]
+    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
+        self.blocks = self.blocks.wrapping_add(blocks.len() as u64);
+        self.backend
+            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
+    }
+}
+
+/// Pads the buffered tail (FIPS 180-4 §5.1.1) with the same code as
+/// [`Sha1::finalize`]; the core itself is left as it was.
+impl FixedOutputCore for Sha1Core {
+    #[inline]
+    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
+        let tail = buffer.get_data();
+        let len = self.blocks.wrapping_mul(64).wrapping_add(tail.len() as u64);
+        let mut padded = Padded::EMPTY;
+        padded.fill(tail, len);
+        let mut state = self.state;
+        self.backend.compress(&mut state, padded.blocks());
+        out.copy_from_slice(to_digest(state).as_ref());
+    }
+}
+
+/// A core at the start of a message, on the best backend
+/// ([`Backend::detect`]).
+impl Default for Sha1Core {
+    #[inline]
+    fn default() -> Sha1Core {
+        Sha1Core {
+            state: H0,
+            blocks: 0,
+            backend: Backend::detect(),
+        }
+    }
+}
+
+/// Back to the start of a message; the backend is kept.
+impl Reset for Sha1Core {
+    #[inline]
+    fn reset(&mut self) {
+        self.state = H0;
+        self.blocks = 0;
+    }
+}
+
+/// `"Sha1"`, as for [`Sha1`].
+impl AlgorithmName for Sha1Core {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Sha1")
+    }
+}
+
+/// Shows the backend and the block count, not the state.
+///
+/// ```
+/// use digest::block_api::CoreProxy;
+/// use sha1_fast::{Backend, Sha1};
+///
+/// let (core, _) = Sha1::with_backend(Backend::Scalar).unwrap().decompose();
+/// assert_eq!(format!("{core:?}"), "Sha1Core { backend: Scalar, blocks: 0, .. }");
+/// ```
+impl fmt::Debug for Sha1Core {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sha1Core")
+            .field("backend", &self.backend)
+            .field("blocks", &self.blocks)
+            .finish_non_exhaustive()
     }
 }

@@ -1,13 +1,15 @@
 //! The `digest` feature: `Sha1` through the RustCrypto traits gives what
-//! the `sha1` crate gives, on every backend, and HMAC over it the tags of
-//! `hmac::Hmac<sha1::Sha1>` and of RFC 2202.
+//! the `sha1` crate gives, on every backend, its block-level core
+//! (`Sha1Core`) too, and HMAC over it (`Hmac`, `HmacReset`, `SimpleHmac`)
+//! the tags of `hmac::Hmac<sha1::Sha1>` and of RFC 2202.
 #![cfg(feature = "digest")]
 
 mod common;
 
-use common::{backends, noise};
-use digest::{DynDigest, FixedOutput, FixedOutputReset, Update};
-use hmac::{Hmac, KeyInit, Mac, SimpleHmac};
+use common::{backends, noise, oracle};
+use digest::block_api::{CoreProxy, FixedOutputCore, UpdateCore};
+use digest::{DynDigest, FixedOutput, FixedOutputReset, Output, Update};
+use hmac::{Hmac, HmacReset, KeyInit, Mac, SimpleHmac};
 
 /// `data` hashed by any `D` through `digest::Digest` alone, in two pieces.
 fn generic<D: digest::Digest>(data: &[u8]) -> Vec<u8> {
@@ -112,27 +114,112 @@ fn boxed_as_dyn_digest() {
     );
 }
 
-/// HMAC-SHA1 over `sha1_fast::Sha1` (`SimpleHmac`) and over the `sha1`
-/// crate (`Hmac`) for keys shorter than, equal to and longer than the
-/// 64-byte block, which HMAC pads, or first hashes.
+/// The tag of `message` under `key` by HMAC type `M`.
+fn tag<M: Mac + KeyInit>(key: &[u8], message: &[u8]) -> Vec<u8> {
+    let mut mac = <M as KeyInit>::new_from_slice(key).expect("any key length");
+    Mac::update(&mut mac, message);
+    mac.finalize().into_bytes().to_vec()
+}
+
+/// HMAC over `sha1_fast::Sha1` (`Hmac` and `HmacReset` through
+/// `Sha1Core`, `SimpleHmac` through the buffering traits) against `Hmac`
+/// over the `sha1` crate, for keys shorter than, equal to and longer than
+/// the 64-byte block, which HMAC pads, or first hashes.
 #[test]
 fn hmac_matches_hmac_over_the_sha1_crate() {
     for key_len in [0, 1, 20, 63, 64, 65, 130] {
         let key = noise(100 + key_len as u64, key_len);
-        for message_len in [0, 1, 64, 1000] {
+        for message_len in [0, 1, 55, 56, 64, 1000] {
             let message = noise(200 + message_len as u64, message_len);
-            let mut ours =
-                SimpleHmac::<sha1_fast::Sha1>::new_from_slice(&key).expect("any key length");
-            Mac::update(&mut ours, &message);
-            let mut theirs = Hmac::<sha1::Sha1>::new_from_slice(&key).expect("any key length");
-            Mac::update(&mut theirs, &message);
+            let theirs = tag::<Hmac<sha1::Sha1>>(&key, &message);
+            let context = format!("key {key_len} bytes, message {message_len} bytes");
             assert_eq!(
-                ours.finalize().into_bytes(),
-                theirs.finalize().into_bytes(),
-                "key {key_len} bytes, message {message_len} bytes"
+                tag::<Hmac<sha1_fast::Sha1>>(&key, &message),
+                theirs,
+                "Hmac, {context}"
+            );
+            assert_eq!(
+                tag::<HmacReset<sha1_fast::Sha1>>(&key, &message),
+                theirs,
+                "HmacReset, {context}"
+            );
+            assert_eq!(
+                tag::<SimpleHmac<sha1_fast::Sha1>>(&key, &message),
+                theirs,
+                "SimpleHmac, {context}"
             );
         }
     }
+}
+
+/// `HmacReset` can be reused after `finalize_reset`, as the `sha1`
+/// crate's can.
+#[test]
+fn hmac_reset_starts_over_with_the_same_key() {
+    let mut mac = HmacReset::<sha1_fast::Sha1>::new_from_slice(b"key").expect("any key length");
+    Mac::update(&mut mac, b"first message");
+    let first = Mac::finalize_reset(&mut mac).into_bytes().to_vec();
+    Mac::update(&mut mac, b"second message");
+    let second = Mac::finalize(mac).into_bytes().to_vec();
+    assert_eq!(first, tag::<Hmac<sha1::Sha1>>(b"key", b"first message"));
+    assert_eq!(second, tag::<Hmac<sha1::Sha1>>(b"key", b"second message"));
+}
+
+/// A hasher split into `Sha1Core` and its buffer after any prefix, the
+/// rest fed at the block level, gives the `sha1` crate's digest on every
+/// backend; split and joined again it is the same hasher.
+#[test]
+fn the_block_level_core_on_every_backend() {
+    let data = noise(11, 300);
+    for backend in backends() {
+        for split in [0, 1, 63, 64, 65, 128, 200, 300] {
+            let mut hasher = sha1_fast::Sha1::with_backend(backend).expect("available");
+            hasher.update(&data[..split]);
+            let context = format!("{} after {split} bytes", backend.name());
+
+            let (core, buffer) = hasher.clone().decompose();
+            assert_eq!(
+                buffer.get_data(),
+                &data[split / 64 * 64..split],
+                "{context}"
+            );
+            let joined = sha1_fast::Sha1::compose(core, buffer);
+            assert_eq!(joined.backend(), backend, "{context}");
+            assert_eq!(format!("{joined:?}"), format!("{hasher:?}"), "{context}");
+            let mut rejoined = joined.clone();
+            rejoined.update(&data[split..]);
+            assert_eq!(rejoined.finalize(), oracle(&data), "{context}");
+
+            let (mut core, mut buffer) = hasher.decompose();
+            buffer.digest_blocks(&data[split..], |blocks| core.update_blocks(blocks));
+            let mut out = Output::<sha1_fast::Sha1Core>::default();
+            core.finalize_fixed_core(&mut buffer, &mut out);
+            assert_eq!(out.as_slice(), oracle(&data).as_ref(), "{context}");
+        }
+    }
+}
+
+/// `Reset` on the core forgets the message and keeps the backend.
+#[test]
+fn the_core_resets_on_its_backend() {
+    for backend in backends() {
+        let mut hasher = sha1_fast::Sha1::with_backend(backend).expect("available");
+        hasher.update(&[3; 200]);
+        let (mut core, _) = hasher.decompose();
+        digest::Reset::reset(&mut core);
+        let mut hasher = sha1_fast::Sha1::compose(core, Default::default());
+        assert_eq!(hasher.backend(), backend);
+        hasher.update(b"abc");
+        assert_eq!(hasher.finalize(), oracle(b"abc"), "{}", backend.name());
+    }
+    let core = sha1_fast::Sha1Core::default();
+    assert_eq!(
+        format!("{core:?}"),
+        format!(
+            "Sha1Core {{ backend: {:?}, blocks: 0, .. }}",
+            sha1_fast::Backend::detect()
+        )
+    );
 }
 
 /// RFC 2202 §3, test cases 1, 2, 3 and 6.
@@ -161,8 +248,10 @@ fn hmac_rfc_2202() {
         ),
     ];
     for (key, data, expected) in cases {
-        let mut mac = SimpleHmac::<sha1_fast::Sha1>::new_from_slice(key).expect("any key length");
-        Mac::update(&mut mac, data);
-        assert_eq!(hex(&mac.finalize().into_bytes()), expected);
+        assert_eq!(hex(&tag::<Hmac<sha1_fast::Sha1>>(key, data)), expected);
+        assert_eq!(
+            hex(&tag::<SimpleHmac<sha1_fast::Sha1>>(key, data)),
+            expected
+        );
     }
 }
