@@ -957,6 +957,7 @@ fn print(results: &[BenchResults]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args;
 
     fn m(group: &str, function: &str, param: &str, median_ns: f64) -> Measurement {
         Measurement {
@@ -970,7 +971,7 @@ mod tests {
 
     #[test]
     fn parses_options() {
-        let args: Vec<String> = [
+        let options = parse(&args(&[
             "--quick",
             "--report",
             "out",
@@ -979,17 +980,16 @@ mod tests {
             "--",
             "--save-baseline",
             "x",
-        ]
-        .map(String::from)
-        .to_vec();
-        let options = parse(&args).unwrap().unwrap();
+        ]))
+        .unwrap()
+        .unwrap();
         assert!(options.quick && options.run && !options.ladder);
         assert_eq!(options.report, Some(PathBuf::from("out")));
         assert_eq!(options.benches, ["sha1"]);
         assert_eq!(options.extra, ["--save-baseline", "x"]);
-        assert!(parse(&["--report".to_owned()]).is_err());
-        assert!(parse(&["--bogus".to_owned()]).is_err());
-        assert!(parse(&["--help".to_owned()]).unwrap().is_none());
+        assert!(parse(&args(&["--report"])).is_err());
+        assert!(parse(&args(&["--bogus"])).is_err());
+        assert!(parse(&args(&["--help"])).unwrap().is_none());
     }
 
     #[test]

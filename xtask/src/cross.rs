@@ -355,10 +355,7 @@ fn cargo_target_env_prefix(triple: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(ToString::to_string).collect()
-    }
+    use crate::args;
 
     #[test]
     fn env_prefix_follows_cargo_naming() {

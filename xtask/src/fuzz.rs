@@ -624,10 +624,10 @@ fn sha1_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args;
 
     #[test]
     fn parses_seconds_and_target() {
-        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let options = |seconds, keep, only: Option<&str>| Options {
             seconds,
             keep,

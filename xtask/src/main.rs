@@ -97,6 +97,12 @@ fn parse_flags(
     Ok(Some(args.to_vec()))
 }
 
+/// `list` as the owned command-line arguments the parsers take.
+#[cfg(test)]
+fn args(list: &[&str]) -> Vec<String> {
+    list.iter().map(ToString::to_string).collect()
+}
+
 /// Whether `command` runs and exits successfully (its output discarded).
 fn succeeds(command: &mut Command) -> bool {
     command
