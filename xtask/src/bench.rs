@@ -988,6 +988,7 @@ mod tests {
         assert_eq!(options.benches, ["sha1"]);
         assert_eq!(options.extra, ["--save-baseline", "x"]);
         assert!(parse(&args(&["--report"])).is_err());
+        assert!(parse(&args(&["--report", "--quick"])).is_err());
         assert!(parse(&args(&["--bogus"])).is_err());
         assert!(parse(&args(&["--help"])).unwrap().is_none());
     }

@@ -68,15 +68,21 @@ fn asks_for_help(args: &[String], usage: &str) -> bool {
     help
 }
 
-/// The value that follows option `name`.
+/// The value that follows option `name`. A flag there is refused rather
+/// than taken as the value: `--report --quick` forgot the directory, and
+/// would otherwise write a report to `--quick` and not run quick.
 fn option_value<'a>(
     args: &mut std::slice::Iter<'a, String>,
     name: &str,
     usage: &str,
 ) -> Result<&'a str, String> {
-    args.next()
-        .map(String::as_str)
-        .ok_or_else(|| format!("`{name}` needs a value\n\n{usage}"))
+    match args.next() {
+        None => Err(format!("`{name}` needs a value\n\n{usage}")),
+        Some(flag) if flag.starts_with("--") => Err(format!(
+            "`{name}` needs a value, found the flag `{flag}`\n\n{usage}"
+        )),
+        Some(value) => Ok(value),
+    }
 }
 
 /// Parses `--flag` style options: every argument must be one of `known`
@@ -171,4 +177,23 @@ fn ensure_nightly(components: &[&str]) -> Result<(), String> {
         }
     }
     run_checked(&mut command)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_option_value_is_never_a_flag() {
+        let line = args(&["--quick"]);
+        let error = option_value(&mut line.iter(), "--report", "USAGE").unwrap_err();
+        assert!(
+            error.contains("`--report` needs a value, found the flag `--quick`"),
+            "{error}"
+        );
+        let line = args(&["-"]);
+        assert_eq!(option_value(&mut line.iter(), "--report", "USAGE"), Ok("-"));
+        let error = option_value(&mut [].iter(), "--report", "USAGE").unwrap_err();
+        assert!(error.contains("`--report` needs a value"), "{error}");
+    }
 }
