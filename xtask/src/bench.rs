@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::{asks_for_help, option_value};
+use crate::{option_value, parse_or_help};
 
 const USAGE: &str = "\
 Usage: cargo xtask bench [--quick] [--report DIR] [--ladder] [OPTIONS] [-- CRITERION_ARGS...]
@@ -118,14 +118,16 @@ struct Options {
     extra: Vec<String>,
 }
 
+/// The command line; `None` after `--help`.
 fn parse(args: &[String]) -> Result<Option<Options>, String> {
+    parse_or_help(args, USAGE, parse_options)
+}
+
+fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         run: true,
         ..Options::default()
     };
-    if asks_for_help(args, USAGE) {
-        return Ok(None);
-    }
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| option_value(&mut args, name, USAGE).map(str::to_owned);
@@ -143,7 +145,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             other => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
         }
     }
-    Ok(Some(options))
+    Ok(options)
 }
 
 /// What a benchmark's throughput counts per iteration.
@@ -991,6 +993,9 @@ mod tests {
         assert!(parse(&args(&["--report", "--quick"])).is_err());
         assert!(parse(&args(&["--bogus"])).is_err());
         assert!(parse(&args(&["--help"])).unwrap().is_none());
+        // The whole line is checked before help is given.
+        assert!(parse(&args(&["--bogus", "--help"])).is_err());
+        assert!(parse(&args(&["--help", "--report"])).is_err());
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::bench::json::Json;
 
-use crate::{asks_for_help, option_value, run_checked, succeeds};
+use crate::{option_value, parse_or_help, run_checked, succeeds};
 
 const USAGE: &str = "\
 Usage: cargo xtask cross [--install] [--clean] [--target TRIPLE]...
@@ -179,15 +179,16 @@ fn remove_build(dir: &Path) -> Result<(), String> {
     }
 }
 
-/// `--install`, `--clean` and the `--target`s (all of [`TARGETS`] if none);
-/// `None` after `--help`.
+/// The command line; `None` after `--help`.
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
+    parse_or_help(args, USAGE, parse_options)
+}
+
+/// `--install`, `--clean` and the `--target`s (all of [`TARGETS`] if none).
+fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut install = false;
     let mut clean = false;
     let mut targets = Vec::new();
-    if asks_for_help(args, USAGE) {
-        return Ok(None);
-    }
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -207,11 +208,11 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     if targets.is_empty() {
         targets = TARGETS.iter().collect();
     }
-    Ok(Some(Options {
+    Ok(Options {
         install,
         clean,
         targets,
-    }))
+    })
 }
 
 /// What `target` still lacks on this machine, as things to install.
@@ -392,6 +393,9 @@ mod tests {
         assert!(parse_args(&args(&["--target"])).is_err());
         assert!(parse_args(&args(&["--target", "mips-unknown-linux-gnu"])).is_err());
         assert!(parse_args(&args(&["--fast"])).is_err());
+        // The whole line is checked before help is given.
+        assert!(parse_args(&args(&["--bogus", "--help"])).is_err());
+        assert!(parse_args(&args(&["--help", "--target"])).is_err());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use testkit::vectors::{BijouCase, BijouExpect, VectorError};
 
-use crate::{asks_for_help, ensure_nightly, option_value, run_checked, succeeds};
+use crate::{ensure_nightly, option_value, parse_or_help, run_checked, succeeds};
 
 const USAGE: &str = "\
 Usage: cargo xtask fuzz [--seconds N] [--keep] [TARGET]
@@ -145,15 +145,16 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `--seconds N`, `--keep` and an optional target name; `None` after
-/// `--help`.
+/// The command line; `None` after `--help`.
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
+    parse_or_help(args, USAGE, parse_options)
+}
+
+/// `--seconds N`, `--keep` and an optional target name.
+fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut seconds = 60;
     let mut keep = false;
     let mut target = None;
-    if asks_for_help(args, USAGE) {
-        return Ok(None);
-    }
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -172,11 +173,11 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             extra => return Err(format!("unexpected argument `{extra}`\n\n{USAGE}")),
         }
     }
-    Ok(Some(Options {
+    Ok(Options {
         seconds,
         keep,
         only: target,
-    }))
+    })
 }
 
 /// Installs the nightly toolchain and cargo-fuzz if they are missing.
@@ -646,6 +647,9 @@ mod tests {
         assert!(parse_args(&args(&["--seconds", "0"])).is_err());
         assert!(parse_args(&args(&["--bogus"])).is_err());
         assert!(parse_args(&args(&["a", "b"])).is_err());
+        // The whole line is checked before help is given.
+        assert!(parse_args(&args(&["--bogus", "--help"])).is_err());
+        assert!(parse_args(&args(&["--help", "--seconds"])).is_err());
     }
 
     #[test]

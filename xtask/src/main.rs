@@ -54,18 +54,37 @@ fn main() -> ExitCode {
     }
 }
 
-/// Whether `args` ask for help (`-h` or `--help` before any `--`); prints
-/// `usage` if so. Commands check this first and return `Ok(None)` from
-/// their parser.
-fn asks_for_help(args: &[String], usage: &str) -> bool {
-    let help = args
+/// Parses `args` with `parse`, then prints `usage` and returns `None` if
+/// they ask for help (`-h` or `--help` before any `--`; `parse` never sees
+/// those). The rest of the line is parsed either way, so a mistake in it is
+/// still an error when help is asked for too: `--bogus --help` must not
+/// exit 0 as if `--bogus` were an option.
+fn parse_or_help<T>(
+    args: &[String],
+    usage: &str,
+    parse: impl FnOnce(&[String]) -> Result<T, String>,
+) -> Result<Option<T>, String> {
+    let end = args
         .iter()
-        .take_while(|arg| *arg != "--")
-        .any(|arg| arg == "-h" || arg == "--help");
-    if help {
+        .position(|arg| arg == "--")
+        .unwrap_or(args.len());
+    let (options, passed_on) = args.split_at(end);
+    let rest: Vec<String> = options
+        .iter()
+        .filter(|arg| !is_help(arg))
+        .chain(passed_on)
+        .cloned()
+        .collect();
+    let parsed = parse(&rest)?;
+    if options.iter().any(|arg| is_help(arg)) {
         println!("{usage}");
+        return Ok(None);
     }
-    help
+    Ok(Some(parsed))
+}
+
+fn is_help(arg: &str) -> bool {
+    arg == "-h" || arg == "--help"
 }
 
 /// The value that follows option `name`. A flag there is refused rather
@@ -92,15 +111,12 @@ fn parse_flags(
     known: &[&str],
     usage: &str,
 ) -> Result<Option<Vec<String>>, String> {
-    if asks_for_help(args, usage) {
-        return Ok(None);
-    }
-    for arg in args {
-        if !known.contains(&arg.as_str()) {
-            return Err(format!("unknown option `{arg}`\n\n{usage}"));
+    parse_or_help(args, usage, |args| {
+        match args.iter().find(|arg| !known.contains(&arg.as_str())) {
+            Some(unknown) => Err(format!("unknown option `{unknown}`\n\n{usage}")),
+            None => Ok(args.to_vec()),
         }
-    }
-    Ok(Some(args.to_vec()))
+    })
 }
 
 /// `list` as the owned command-line arguments the parsers take.
@@ -195,5 +211,16 @@ mod tests {
         assert_eq!(option_value(&mut line.iter(), "--report", "USAGE"), Ok("-"));
         let error = option_value(&mut [].iter(), "--report", "USAGE").unwrap_err();
         assert!(error.contains("`--report` needs a value"), "{error}");
+    }
+
+    #[test]
+    fn an_unknown_flag_beside_help_is_an_error() {
+        let parse = |list: &[&str]| parse_flags(&args(list), &["--long"], "USAGE");
+        for line in [&["--bogus", "--help"][..], &["-h", "--bogus"]] {
+            let error = parse(line).unwrap_err();
+            assert!(error.contains("unknown option `--bogus`"), "{error}");
+        }
+        assert_eq!(parse(&["--long", "--help"]), Ok(None));
+        assert_eq!(parse(&["--long"]), Ok(Some(args(&["--long"]))));
     }
 }

@@ -37,3 +37,16 @@ fn help_succeeds_for_every_command() {
         );
     }
 }
+
+#[test]
+fn an_unknown_flag_is_an_error_even_beside_help() {
+    for command in ["conformance", "bench", "fuzz", "cross", "miri", "msrv"] {
+        let output = xtask(&[command, "--bogus", "--help"]);
+        assert!(
+            !output.status.success(),
+            "{command} --bogus --help succeeded"
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("`--bogus`"), "{command}: {stderr}");
+    }
+}
