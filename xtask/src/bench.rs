@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 
 use crate::{option_value, parse_or_help};
 
-const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 Usage: cargo xtask bench [--quick] [--report DIR] [--ladder] [OPTIONS] [-- CRITERION_ARGS...]
 
 Runs every criterion bench of the bijou-benches package (benches/benches/*.rs),

@@ -6,7 +6,7 @@ use std::io::Write as _;
 use std::time::{Duration, Instant};
 use testkit::vectors::{BijouCase, HashCase, RepeatCase, VectorError};
 
-const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 Usage: cargo xtask conformance [--long] [--exhaustive]
 
 Runs every vector file under vectors/ (bijou vectors for every width; NIST

@@ -18,7 +18,7 @@ use crate::bench::json::Json;
 
 use crate::{option_value, parse_or_help, run_checked, succeeds};
 
-const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 Usage: cargo xtask cross [--install] [--clean] [--target TRIPLE]...
 
 Builds the tests of the library crates (bijou-core, bijou-io, sha1-fast,

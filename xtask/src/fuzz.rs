@@ -11,7 +11,7 @@ use testkit::vectors::{BijouCase, BijouExpect, VectorError};
 
 use crate::{ensure_nightly, option_value, parse_or_help, run_checked, succeeds};
 
-const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 Usage: cargo xtask fuzz [--seconds N] [--keep] [TARGET]
 
 Writes seed inputs generated from vectors/ into fuzz/corpus/<target>/, builds

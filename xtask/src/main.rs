@@ -24,7 +24,52 @@ Commands:
   msrv          Check the library crates on the oldest Rust they declare
   help          Print this message
 
-Run `cargo xtask <COMMAND> --help` for a command's options.";
+Run `cargo xtask <COMMAND> --help` or `cargo xtask help <COMMAND>` for a
+command's options.";
+
+/// A command: its name, its entry point and its help, which `help NAME`
+/// prints as `NAME --help` does.
+struct Subcommand {
+    name: &'static str,
+    main: fn(&[String]) -> Result<(), String>,
+    usage: &'static str,
+}
+
+const COMMANDS: &[Subcommand] = &[
+    Subcommand {
+        name: "conformance",
+        main: conformance::main,
+        usage: conformance::USAGE,
+    },
+    Subcommand {
+        name: "bench",
+        main: bench::main,
+        usage: bench::USAGE,
+    },
+    Subcommand {
+        name: "fuzz",
+        main: fuzz::main,
+        usage: fuzz::USAGE,
+    },
+    Subcommand {
+        name: "cross",
+        main: cross::main,
+        usage: cross::USAGE,
+    },
+    Subcommand {
+        name: "miri",
+        main: miri::main,
+        usage: miri::USAGE,
+    },
+    Subcommand {
+        name: "msrv",
+        main: msrv::main,
+        usage: msrv::USAGE,
+    },
+];
+
+/// The words that ask for this overview: the help command and its flags.
+const HELP: &[&str] = &["help", "--help", "-h"];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,18 +77,10 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
-    let result = match command.as_str() {
-        "conformance" => conformance::main(rest),
-        "bench" => bench::main(rest),
-        "fuzz" => fuzz::main(rest),
-        "cross" => cross::main(rest),
-        "miri" => miri::main(rest),
-        "msrv" => msrv::main(rest),
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    let result = if HELP.contains(&command.as_str()) {
+        help(rest).map(|text| println!("{text}"))
+    } else {
+        subcommand(command).and_then(|found| (found.main)(rest))
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -51,6 +88,25 @@ fn main() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The command called `name`.
+fn subcommand(name: &str) -> Result<&'static Subcommand, String> {
+    COMMANDS
+        .iter()
+        .find(|command| command.name == name)
+        .ok_or_else(|| format!("unknown command `{name}`\n\n{USAGE}"))
+}
+
+/// What `help [COMMAND]` prints: COMMAND's own help, the same text as its
+/// `--help`, or this overview when no command is named.
+fn help(args: &[String]) -> Result<&'static str, String> {
+    match args {
+        [] => Ok(USAGE),
+        [name] if HELP.contains(&name.as_str()) => Ok(USAGE),
+        [name] => subcommand(name).map(|command| command.usage),
+        [_, extra, ..] => Err(format!("unexpected argument `{extra}`\n\n{USAGE}")),
     }
 }
 
@@ -222,5 +278,23 @@ mod tests {
         }
         assert_eq!(parse(&["--long", "--help"]), Ok(None));
         assert_eq!(parse(&["--long"]), Ok(Some(args(&["--long"]))));
+    }
+
+    #[test]
+    fn help_with_a_command_is_that_commands_help() {
+        assert_eq!(help(&[]), Ok(USAGE));
+        assert_eq!(help(&args(&["help"])), Ok(USAGE));
+        assert_eq!(help(&args(&["conformance"])), Ok(conformance::USAGE));
+        for command in COMMANDS {
+            assert_eq!(help(&args(&[command.name])), Ok(command.usage));
+            let usage_line: Vec<&str> = command.usage.split_whitespace().take(4).collect();
+            assert_eq!(usage_line, ["Usage:", "cargo", "xtask", command.name]);
+        }
+        let error = help(&args(&["no-such-command"])).unwrap_err();
+        assert!(
+            error.contains("unknown command `no-such-command`"),
+            "{error}"
+        );
+        assert!(help(&args(&["bench", "fuzz"])).is_err());
     }
 }

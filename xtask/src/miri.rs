@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 use crate::{ensure_nightly, run_checked};
 
-const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 Usage: cargo xtask miri
 
 Runs sha1-fast's Miri tests (`tests/miri.rs`: small inputs through every

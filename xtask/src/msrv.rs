@@ -6,7 +6,7 @@ use std::process::Command;
 
 use crate::{run_checked, succeeds};
 
-const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 Usage: cargo xtask msrv
 
 Type-checks the library crates (bijou-core, bijou-io, sha1-fast, testkit)

@@ -17,6 +17,7 @@ fn a_bad_command_line_fails_and_says_why() {
         &["no-such-command"],
         &["conformance", "--no-such-flag"],
         &["bench", "--no-such-flag"],
+        &["help", "no-such-command"],
     ] {
         let output = xtask(args);
         assert!(!output.status.success(), "{args:?} succeeded");
@@ -34,6 +35,13 @@ fn help_succeeds_for_every_command() {
         assert!(
             stdout.contains(&format!("cargo xtask {command}")),
             "{stdout}"
+        );
+        let help_command = xtask(&["help", command]);
+        assert!(help_command.status.success(), "help {command} failed");
+        assert_eq!(
+            String::from_utf8_lossy(&help_command.stdout),
+            stdout,
+            "help {command}"
         );
     }
 }
