@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::{option_value, parse_or_help};
+use crate::{option_value, parse_or_help, push_once};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask bench [--quick] [--report DIR] [--ladder] [OPTIONS] [-- CRITERION_ARGS...]
@@ -136,7 +136,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--ladder" => options.ladder = true,
             "--no-run" => options.run = false,
             "--report" => options.report = Some(PathBuf::from(value(arg)?)),
-            "--bench" => options.benches.push(value(arg)?),
+            "--bench" => push_once(&mut options.benches, value(arg)?),
             "--filter" => options.filter = Some(value(arg)?),
             "--" => {
                 options.extra = args.cloned().collect();
@@ -996,6 +996,15 @@ mod tests {
         // The whole line is checked before help is given.
         assert!(parse(&args(&["--bogus", "--help"])).is_err());
         assert!(parse(&args(&["--help", "--report"])).is_err());
+    }
+
+    #[test]
+    fn a_repeated_bench_runs_once() {
+        let line = [
+            "--bench", "io", "--bench", "sha1", "--bench", "io", "--bench", "sha1",
+        ];
+        let options = parse(&args(&line)).unwrap().unwrap();
+        assert_eq!(options.benches, ["io", "sha1"]);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::bench::json::Json;
 
-use crate::{option_value, parse_or_help, run_checked, succeeds};
+use crate::{option_value, parse_or_help, push_once, run_checked, succeeds};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask cross [--install] [--clean] [--target TRIPLE]...
@@ -46,6 +46,7 @@ Options:
 const CRATES: &[&str] = &["bijou-core", "bijou-io", "sha1-fast", "testkit"];
 
 /// One cross target and the host tools it needs.
+#[derive(PartialEq)]
 struct Target {
     triple: &'static str,
     /// Debian's GCC for the target, used as the linker.
@@ -200,7 +201,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .iter()
                     .find(|t| t.triple == triple)
                     .ok_or_else(|| format!("unknown target `{triple}`\n\n{USAGE}"))?;
-                targets.push(target);
+                push_once(&mut targets, target);
             }
             other => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
         }
@@ -396,6 +397,15 @@ mod tests {
         // The whole line is checked before help is given.
         assert!(parse_args(&args(&["--bogus", "--help"])).is_err());
         assert!(parse_args(&args(&["--help", "--target"])).is_err());
+    }
+
+    #[test]
+    fn a_repeated_target_runs_once() {
+        let (s390x, i686) = ("s390x-unknown-linux-gnu", "i686-unknown-linux-gnu");
+        let line = ["--target", s390x, "--target", i686, "--target", s390x];
+        let options = parse_args(&args(&line)).unwrap().unwrap();
+        let triples: Vec<&str> = options.targets.iter().map(|t| t.triple).collect();
+        assert_eq!(triples, [s390x, i686]);
     }
 
     #[test]

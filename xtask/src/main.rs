@@ -175,6 +175,15 @@ fn parse_flags(
     })
 }
 
+/// Appends `item` unless `list` holds it already: a repeatable option given
+/// the same value twice (`--bench sha1 --bench sha1`) means it once, in the
+/// place it first came, rather than running the same thing twice.
+fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
 /// `list` as the owned command-line arguments the parsers take.
 #[cfg(test)]
 fn args(list: &[&str]) -> Vec<String> {
