@@ -32,7 +32,8 @@ Options:
   --report DIR    Also write DIR/index.md and one SVG bar chart per group
                   (the kept report lives in docs/bench)
   --ladder        Run only the sha1_ladder bench and print the SHA-1
-                  optimisation ladder: each step's time and speed-up
+                  optimisation ladder: each step's time and speed-up (an
+                  error beside a --bench naming another bench)
   --bench NAME    Run only this bench (repeatable): bijou, io, sha1, sha1_ladder
   --filter REGEX  Run only the benchmarks whose id matches (criterion's
                   filter, e.g. 'varint-decode/.*/tiny'); replaces the --quick
@@ -145,7 +146,20 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             other => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
         }
     }
+    check_ladder(&options)?;
     Ok(options)
+}
+
+/// `--ladder` runs the ladder bench alone, so `--bench` may name only that
+/// bench beside it: `--ladder --bench bijou` would otherwise run bijou and
+/// print no ladder, saying nothing.
+fn check_ladder(options: &Options) -> Result<(), String> {
+    match options.benches.iter().find(|bench| *bench != LADDER) {
+        Some(other) if options.ladder => Err(format!(
+            "`--ladder` conflicts with `--bench {other}`: it runs {LADDER} alone\n\n{USAGE}"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// What a benchmark's throughput counts per iteration.
@@ -772,8 +786,9 @@ fn read_measurement(dir: &Path) -> Result<Measurement, String> {
     })
 }
 
-/// The benches to run: those named with `--bench`, else the ladder alone
-/// for `--ladder`, else all of them.
+/// The benches to run: those named with `--bench` (only the ladder, if
+/// `--ladder` is given too), else the ladder alone for `--ladder`, else all
+/// of them.
 fn select(options: &Options, available: &[String]) -> Result<Vec<String>, String> {
     let wanted = if !options.benches.is_empty() {
         options.benches.clone()
@@ -1005,6 +1020,36 @@ mod tests {
         ];
         let options = parse(&args(&line)).unwrap().unwrap();
         assert_eq!(options.benches, ["io", "sha1"]);
+    }
+
+    #[test]
+    fn ladder_conflicts_with_any_other_bench() {
+        for line in [
+            &["--ladder", "--bench", "bijou"][..],
+            &["--bench", "bijou", "--ladder"],
+            &["--ladder", "--bench", "sha1_ladder", "--bench", "sha1"],
+        ] {
+            let error = parse(&args(line)).unwrap_err();
+            assert!(
+                error.contains("`--ladder` conflicts with `--bench"),
+                "{line:?}: {error}"
+            );
+        }
+        for line in [
+            &["--ladder"][..],
+            &["--ladder", "--bench", "sha1_ladder"],
+            &[
+                "--ladder",
+                "--bench",
+                "sha1_ladder",
+                "--bench",
+                "sha1_ladder",
+            ],
+        ] {
+            let options = parse(&args(line)).unwrap().unwrap();
+            let available = args(&["bijou", "sha1", LADDER]);
+            assert_eq!(select(&options, &available), Ok(vec![LADDER.to_owned()]));
+        }
     }
 
     #[test]
