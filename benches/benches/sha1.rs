@@ -9,7 +9,11 @@
 //!   crates that expose one;
 //! - `many`: 1024 independent messages of one size (`1024x64B`,
 //!   `1024x1000B`): `sha1_fast::digest_many_into` against a loop of each
-//!   crate's one-shot writing into the same kind of output slice.
+//!   crate's one-shot writing into the same kind of output slice;
+//! - `hmac`: one HMAC-SHA1 tag from a keyed instance (cloned, as PBKDF2
+//!   does), `hmac::Hmac` over sha1-fast's `Sha1` (through its block-level
+//!   `Sha1Core`) against `Hmac` over the `sha1` crate, and `SimpleHmac`
+//!   over sha1-fast, which needs only the buffering-level traits.
 //!
 //! Every benchmark declares `Throughput::Bytes`, so criterion reports MB/s.
 //! The first function of each group is sha1-fast's default dispatch, the
@@ -358,11 +362,42 @@ fn config() -> Criterion {
         .measurement_time(Duration::from_secs(3))
 }
 
+/// The tag of `message` from `keyed`, a MAC instance already keyed.
+fn tag<M: hmac::Mac + Clone>(keyed: &M, message: &[u8]) -> impl Sized {
+    let mut mac = keyed.clone();
+    mac.update(message);
+    mac.finalize().into_bytes()
+}
+
+fn hmac(c: &mut Criterion) {
+    use hmac::{Hmac, KeyInit, SimpleHmac};
+    let key = input(20);
+    let keyed = Hmac::<sha1_fast::Sha1>::new_from_slice(&key).expect("any key length");
+    let simple = SimpleHmac::<sha1_fast::Sha1>::new_from_slice(&key).expect("any key length");
+    let theirs = Hmac::<sha1::Sha1>::new_from_slice(&key).expect("any key length");
+    let mut group = c.benchmark_group("hmac");
+    for &(len, name) in &SIZES[..2] {
+        let message = input(len);
+        group.throughput(Throughput::Bytes(len as u64));
+        group.bench_function(BenchmarkId::new("sha1-fast", name), |b| {
+            b.iter(|| tag(&keyed, black_box(&message)));
+        });
+        group.bench_function(BenchmarkId::new("sha1-fast SimpleHmac", name), |b| {
+            b.iter(|| tag(&simple, black_box(&message)));
+        });
+        group.bench_function(BenchmarkId::new(SHA1, name), |b| {
+            b.iter(|| tag(&theirs, black_box(&message)));
+        });
+    }
+    group.finish();
+}
+
 fn main() {
     let mut criterion = config().configure_from_args();
     digest(&mut criterion);
     compress(&mut criterion);
     many(&mut criterion);
+    hmac(&mut criterion);
     criterion.final_summary();
 
     if bijou_benches::is_measuring_run() {
