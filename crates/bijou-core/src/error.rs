@@ -27,6 +27,8 @@ use thiserror::Error;
 ///     "truncated bijou value: 3 bytes needed, only 2 available (the input ended before \
 ///      the value did: supply more input, or treat the data as cut short)"
 /// );
+/// let empty_input = bijou64::decode(&[]).unwrap_err();
+/// assert!(empty_input.to_string().starts_with("truncated bijou value: 1 byte needed, only 0 available"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
 pub enum DecodeError {
@@ -35,8 +37,9 @@ pub enum DecodeError {
     /// again from the same position; each `bijou-io` adapter documents
     /// where it leaves its buffer or stream.
     #[error(
-        "truncated bijou value: {needed} bytes needed, only {available} available (the input \
-         ended before the value did: supply more input, or treat the data as cut short)"
+        "truncated bijou value: {needed} {} needed, only {available} available (the input \
+         ended before the value did: supply more input, or treat the data as cut short)",
+        bytes(*.needed)
     )]
     Truncated {
         /// Total bytes the value occupies (tag included), or 1 for an empty input.
@@ -51,6 +54,11 @@ pub enum DecodeError {
          encoded with a wider bijou width)"
     )]
     Overflow,
+}
+
+/// "byte" or "bytes", whichever agrees with `count` in a message.
+fn bytes(count: usize) -> &'static str {
+    if count == 1 { "byte" } else { "bytes" }
 }
 
 /// Why [`encode_into`](crate::bijou64::encode_into) could not write a value.
@@ -71,8 +79,9 @@ pub enum EncodeError {
     /// The output slice is shorter than the encoding; nothing was written.
     /// Size buffers with `MAX_BYTES` or `encoded_len` to avoid this.
     #[error(
-        "output buffer too small for bijou value: {needed} bytes needed, {available} available; \
-         size it with MAX_BYTES or encoded_len"
+        "output buffer too small for bijou value: {needed} {} needed, {available} available; \
+         size it with MAX_BYTES or encoded_len",
+        bytes(*.needed)
     )]
     BufferTooSmall {
         /// Bytes the encoding occupies.
@@ -109,7 +118,8 @@ pub enum BatchDecodeError {
     /// first `written` outputs hold the values before it.
     #[error(
         "bijou value at byte offset {offset} overflows the target integer type \
-         ({written} values before it were decoded); the input is corrupt or uses a wider width"
+         ({written} {} decoded); the input is corrupt or uses a wider width",
+        if *.written == 1 { "value before it was" } else { "values before it were" }
     )]
     Overflow {
         /// Byte offset of the overflowing value's tag.

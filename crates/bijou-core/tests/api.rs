@@ -83,3 +83,43 @@ fn errors_convert_into_io_errors_and_back() {
         ErrorKind::WriteZero,
     );
 }
+
+/// A count of one takes the singular: an empty input needs "1 byte", not
+/// "1 bytes".
+#[test]
+fn error_messages_agree_with_their_counts() {
+    let message = |error: &dyn std::error::Error| error.to_string();
+    let empty_input = bijou64::decode(&[]).unwrap_err();
+    assert!(
+        message(&empty_input).starts_with("truncated bijou value: 1 byte needed, only 0 available"),
+        "{empty_input}"
+    );
+    let cut = DecodeError::Truncated {
+        needed: 3,
+        available: 1,
+    };
+    assert!(
+        message(&cut).contains(": 3 bytes needed, only 1 available"),
+        "{cut}"
+    );
+
+    let full = bijou64::encode_into(1, &mut []).unwrap_err();
+    assert!(
+        message(&full).contains(": 1 byte needed, 0 available"),
+        "{full}"
+    );
+    let short = bijou64::encode_into(300, &mut [0]).unwrap_err();
+    assert!(
+        message(&short).contains(": 2 bytes needed, 1 available"),
+        "{short}"
+    );
+
+    for (written, count) in [
+        (0, "0 values before it were decoded"),
+        (1, "1 value before it was decoded"),
+        (2, "2 values before it were decoded"),
+    ] {
+        let batch = BatchDecodeError::Overflow { offset: 9, written };
+        assert!(message(&batch).contains(count), "{batch}");
+    }
+}
