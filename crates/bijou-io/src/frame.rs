@@ -46,8 +46,10 @@ pub enum FrameError {
     /// length prefix); the stream cannot be resynchronised without
     /// trusting the length, so close it.
     #[error(
-        "incoming frame announces {len} bytes, over the limit of {max} bytes; raise \
-         max_frame_len if the peer is trusted, otherwise close the connection"
+        "incoming frame announces {len} {}, over the limit of {max} {}; raise \
+         max_frame_len if the peer is trusted, otherwise close the connection",
+        bytes(*.len),
+        bytes(*.max)
     )]
     FrameTooLarge {
         /// The payload length the frame announced.
@@ -60,8 +62,10 @@ pub enum FrameError {
     /// Encoding: the payload is longer than `max_frame_len`, so the peer
     /// would refuse the frame; nothing was written.
     #[error(
-        "payload of {len} bytes is over the frame limit of {max} bytes; split it, or raise \
-         max_frame_len on both ends"
+        "payload of {len} {} is over the frame limit of {max} {}; split it, or raise \
+         max_frame_len on both ends",
+        bytes(*.len),
+        bytes(*.max)
     )]
     PayloadTooLarge {
         /// The payload's length.
@@ -70,10 +74,12 @@ pub enum FrameError {
         max: usize,
     },
     /// The stream ended inside a frame: the peer stopped mid-frame, or the
-    /// stream was cut.
+    /// stream was cut. The message cannot tell whether `needed` counts the
+    /// whole frame or only its length prefix, so it names both.
     #[error(
-        "stream ended inside a frame: {available} of its {needed} bytes arrived \
-         (the peer stopped mid-frame or the stream was cut)"
+        "stream ended inside a frame: {available} of its bytes arrived, short of the {needed} \
+         that complete the frame (or its length prefix, when the cut fell inside that); the \
+         peer stopped mid-frame or the stream was cut"
     )]
     Truncated {
         /// The frame's length in bytes, length prefix included; when the
@@ -88,6 +94,11 @@ pub enum FrameError {
     /// [`source`](core::error::Error::source).
     #[error("bad frame length prefix: {0}")]
     Decode(DecodeError),
+}
+
+/// "byte" or "bytes", whichever agrees with `count` in a message.
+fn bytes<N: PartialEq + From<u8>>(count: N) -> &'static str {
+    if count == N::from(1) { "byte" } else { "bytes" }
 }
 
 impl From<DecodeError> for FrameError {
@@ -316,7 +327,9 @@ mod buffered {
         /// # Errors
         ///
         /// As [`decode`](Self::decode), plus [`FrameError::Truncated`] when
-        /// `src` holds part of a frame; `src` is left as it was.
+        /// `src` holds part of a frame; `src` is left as it was. Its
+        /// `needed` counts the whole frame, or only the length prefix when
+        /// the prefix itself was cut (the payload's length is unknown then).
         ///
         /// # Examples
         ///
@@ -329,6 +342,14 @@ mod buffered {
         ///     FrameDecoder::new().decode_eof(&mut src),
         ///     Err(FrameError::Truncated { needed: 4, available: 2 }),
         /// );
+        ///
+        /// // 0xFF starts a 9-byte length prefix, and the stream ends there.
+        /// let cut_prefix = FrameDecoder::new().decode_eof(&mut BytesMut::from(&[0xFF][..]));
+        /// assert_eq!(cut_prefix, Err(FrameError::Truncated { needed: 9, available: 1 }));
+        /// assert!(cut_prefix.unwrap_err().to_string().starts_with(
+        ///     "stream ended inside a frame: 1 of its bytes arrived, short of the 9 \
+        ///      that complete the frame (or its length prefix, when the cut fell inside that)"
+        /// ));
         /// ```
         pub fn decode_eof(&self, src: &mut BytesMut) -> Result<Option<BytesMut>, FrameError> {
             if let Some(frame) = self.decode(src)? {

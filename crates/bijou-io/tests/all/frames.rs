@@ -377,6 +377,30 @@ fn a_payload_cut_short_reports_frame_bytes() {
     );
 }
 
+/// A cut length prefix is counted against the prefix, and the message does
+/// not claim that count is the frame's: "1 of its 9 bytes arrived" would
+/// call a frame announcing any length a 9-byte one.
+#[test]
+fn a_cut_length_prefix_is_not_reported_as_the_frame_length() {
+    let mut src = BytesMut::from(&[0xFF][..]);
+    let error = FrameDecoder::with_max_frame_len(1024)
+        .decode_eof(&mut src)
+        .unwrap_err();
+    assert_eq!(
+        error,
+        FrameError::Truncated {
+            needed: 9,
+            available: 1
+        }
+    );
+    let message = error.to_string();
+    assert!(!message.contains("its 9 bytes"), "{message}");
+    assert!(
+        message.contains("short of the 9 that complete the frame (or its length prefix"),
+        "{message}"
+    );
+}
+
 /// A stream that ends after the first byte of a multi-byte length prefix
 /// has cut a frame, not ended cleanly.
 #[test]
@@ -535,11 +559,14 @@ fn frame_error_messages_are_complete_and_not_repeated() {
 
     let incoming = FrameError::FrameTooLarge { len: 9, max: 1 };
     let message = incoming.to_string();
-    assert!(message.contains("announces 9 bytes") && message.contains("limit of 1 bytes"));
+    assert!(message.contains("announces 9 bytes") && message.contains("limit of 1 byte;"));
     assert!(message.contains("close the connection"), "{message}");
     let outgoing = FrameError::PayloadTooLarge { len: 9, max: 1 }.to_string();
-    assert!(outgoing.contains("payload of 9 bytes") && outgoing.contains("split it"));
+    assert!(outgoing.contains("payload of 9 bytes") && outgoing.contains("limit of 1 byte;"));
+    assert!(outgoing.contains("split it"), "{outgoing}");
     assert!(!outgoing.contains("connection"), "{outgoing}");
+    let one_byte_over = FrameError::PayloadTooLarge { len: 1, max: 0 }.to_string();
+    assert!(one_byte_over.starts_with("payload of 1 byte is over the frame limit of 0 bytes"));
 
     let cut = FrameError::Truncated {
         needed: 6,
@@ -547,8 +574,9 @@ fn frame_error_messages_are_complete_and_not_repeated() {
     };
     assert_eq!(
         cut.to_string(),
-        "stream ended inside a frame: 4 of its 6 bytes arrived \
-         (the peer stopped mid-frame or the stream was cut)"
+        "stream ended inside a frame: 4 of its bytes arrived, short of the 6 that complete \
+         the frame (or its length prefix, when the cut fell inside that); the peer stopped \
+         mid-frame or the stream was cut"
     );
     let decode = FrameError::Decode(DecodeError::Overflow);
     assert!(
