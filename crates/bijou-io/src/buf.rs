@@ -124,12 +124,14 @@ pub trait BufExt: Buf {
     /// - [`DecodeError::Overflow`] when the value does not fit `T`. Nothing is
     ///   consumed when the value's bytes can be seen without advancing: they
     ///   lie in [`chunk`](Buf::chunk), or (with the `std` feature) in the
-    ///   slices [`chunks_vectored`](Buf::chunks_vectored) exposes, as `Chain`
-    ///   and `VecDeque<u8>` do. Only a `Buf` that exposes one chunk at a time
-    ///   (the default `chunks_vectored`) with the value split across chunks
-    ///   forces the bytes to be consumed to be read: then exactly the bad
-    ///   value's `T::len_from_tag(tag)` bytes are consumed and the buffer is
-    ///   positioned at the next value.
+    ///   slices one call of [`chunks_vectored`](Buf::chunks_vectored)
+    ///   exposes. How many slices that is, the `Buf` decides: `Chain` and
+    ///   `VecDeque<u8>` expose all their pieces, `bytes`' `Take` at most 16,
+    ///   the trait's default only the current chunk. A value whose bytes
+    ///   reach past those slices (say a 17-byte bijou128 value over 17
+    ///   chunks inside a `Take`) must be consumed to be read: then exactly
+    ///   the bad value's `T::len_from_tag(tag)` bytes are consumed and the
+    ///   buffer is positioned at the next value.
     ///
     /// # Examples
     ///

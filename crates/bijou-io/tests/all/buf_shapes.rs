@@ -289,6 +289,32 @@ proptest! {
     }
 }
 
+/// `bytes`' `Take` shows at most 16 slices to `chunks_vectored`, whatever
+/// its inner `Buf` would: over one-byte chunks, an overflowing 9-byte value
+/// is peeked at and kept, but a 17-byte one reaches past the slices and is
+/// consumed, exactly its bytes, leaving the buffer at the next value (the
+/// rule `try_get_bijou`'s docs give).
+#[test]
+fn a_take_peeks_across_16_chunks_at_most() {
+    let mut encoded = overflow_bytes::<u64>();
+    encoded.push(0x06);
+    let mut buf = OneByteChunks::vectored(&encoded).take(encoded.len());
+    assert_eq!(buf.try_get_bijou::<u64>(), Err(DecodeError::Overflow));
+    assert_eq!(
+        buf.remaining(),
+        encoded.len(),
+        "a 9-byte value was consumed"
+    );
+
+    let mut encoded = overflow_bytes::<u128>();
+    assert_eq!(encoded.len(), 17);
+    encoded.push(0x06);
+    let mut buf = OneByteChunks::vectored(&encoded).take(encoded.len());
+    assert_eq!(buf.try_get_bijou::<u128>(), Err(DecodeError::Overflow));
+    assert_eq!(buf.remaining(), 1, "not exactly the 17-byte value consumed");
+    assert_eq!(buf.try_get_bijou::<u64>(), Ok(6));
+}
+
 /// A broken `Buf` whose `remaining()` counts bytes its chunks never show.
 struct Overstated<'a>(&'a [u8]);
 
