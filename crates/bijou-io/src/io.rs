@@ -1,8 +1,10 @@
 //! `std::io::Read` and `std::io::Write` extensions.
 
+use std::fmt;
 use std::io::{self, ErrorKind, Read, Write};
 
 use bijou_core::{Bijou, DecodeError, MAX_ENCODED_LEN};
+use thiserror::Error;
 
 /// Stamps out `read_<width>` and `try_read_<width>` for every width.
 macro_rules! read_ext_named {
@@ -15,7 +17,8 @@ macro_rules! read_ext_named {
         ///
         /// As [`read_bijou`](Self::read_bijou): `UnexpectedEof` when the
         /// stream ends before or inside the value, `InvalidData` on overflow,
-        /// and the reader's own errors (`Interrupted` is retried).
+        /// and the reader's own errors (`Interrupted` is retried; one after
+        /// the value's first byte comes as a [`MidValueError`]).
         ///
         /// # Examples
         ///
@@ -41,7 +44,8 @@ macro_rules! read_ext_named {
         ///
         /// As [`try_read_bijou`](Self::try_read_bijou): `UnexpectedEof` when
         /// the stream ends inside the value, `InvalidData` on overflow, and
-        /// the reader's own errors (`Interrupted` is retried).
+        /// the reader's own errors (`Interrupted` is retried; one after the
+        /// value's first byte comes as a [`MidValueError`]).
         ///
         /// # Examples
         ///
@@ -96,10 +100,15 @@ macro_rules! write_ext_named {
 /// in a [`BufReader`](std::io::BufReader)). [`ErrorKind::Interrupted`] is
 /// retried.
 ///
-/// A partial value is lost if the reader fails (other than `Interrupted`) or
-/// the call is abandoned mid-value; when input arrives in pieces that must
-/// not be lost, push them through a [`StreamDecoder`](crate::StreamDecoder)
-/// instead.
+/// The reader holds no state between calls, so an error of the reader
+/// (other than `Interrupted`) after a value's first byte loses the bytes
+/// read of it and leaves the stream inside the value. Such an error never
+/// comes back bare: it is wrapped in a [`MidValueError`], and a `WouldBlock`
+/// or `TimedOut` becomes [`ErrorKind::Other`], so a loop that retries on
+/// those stops instead of decoding payload bytes as values. An error before
+/// the first byte is returned as is, and retrying then is safe. When input
+/// arrives in pieces that must not be lost (a non-blocking source), push
+/// them through a [`StreamDecoder`](crate::StreamDecoder) instead.
 ///
 /// # Examples
 ///
@@ -126,7 +135,12 @@ pub trait ReadExt: Read {
     ///   inside the value; the inner error is a [`DecodeError::Truncated`].
     /// - [`ErrorKind::InvalidData`] when the value overflows `T`; the inner
     ///   error is [`DecodeError::Overflow`], and the value's bytes were consumed.
-    /// - Any other error of the reader, as is (`Interrupted` is retried).
+    /// - Any other error of the reader before the value's first byte, as is
+    ///   (`Interrupted` is retried).
+    /// - Any other error of the reader after it, with a [`MidValueError`] as
+    ///   the inner error and the reader's error kind, or [`ErrorKind::Other`]
+    ///   for `WouldBlock` and `TimedOut`: the stream is inside the value, and
+    ///   the bytes read of it are lost.
     ///
     /// # Examples
     ///
@@ -167,7 +181,9 @@ pub trait ReadExt: Read {
     ///   inside the value; the inner error is a [`DecodeError::Truncated`].
     /// - [`ErrorKind::InvalidData`] when the value overflows `T`; the inner
     ///   error is [`DecodeError::Overflow`], and the value's bytes were consumed.
-    /// - Any other error of the reader, as is (`Interrupted` is retried).
+    /// - Any other error of the reader, as [`read_bijou`](Self::read_bijou)
+    ///   returns it: as is before the value's first byte (`Interrupted` is
+    ///   retried), with a [`MidValueError`] inside after it.
     ///
     /// # Examples
     ///
@@ -237,6 +253,134 @@ pub trait WriteExt: Write {
 
 impl<W: Write + ?Sized> WriteExt for W {}
 
+/// An error of the inner reader or writer after part of a value had gone
+/// through: the stream is no longer at a value boundary.
+///
+/// [`ReadExt`] holds no state between calls, so the bytes of a value read
+/// before the error are lost, and the next read would start inside the
+/// value. Reporting the reader's error bare would invite a retry (on
+/// `WouldBlock` above all) that decodes payload bytes as values without any
+/// error, so a reader's error after a value's first byte is returned as an
+/// [`io::Error`] with this as its inner error
+/// ([`get_ref`](io::Error::get_ref) and a downcast give it back). The
+/// `io::Error`'s kind is the reader's error's, except that the kinds that
+/// invite a retry, `WouldBlock` and `TimedOut`, become
+/// [`ErrorKind::Other`]. An error before the value's first byte is returned
+/// as is: nothing was lost, and retrying is safe.
+///
+/// For input that arrives in pieces, such as a non-blocking socket's, use a
+/// [`StreamDecoder`](crate::StreamDecoder), which keeps a partial value
+/// between pieces.
+///
+/// # Examples
+///
+/// Telling a `WouldBlock` before a value, which is safe to retry, from one
+/// inside it:
+///
+/// ```
+/// use std::io::{self, ErrorKind, Read};
+/// use bijou_io::{MidValueError, ReadExt};
+///
+/// /// Hands out one byte a call, with `WouldBlock` before each.
+/// struct NotAlwaysReady { bytes: &'static [u8], ready: bool }
+///
+/// impl Read for NotAlwaysReady {
+///     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+///         self.ready = !self.ready;
+///         if !self.ready {
+///             return Err(ErrorKind::WouldBlock.into());
+///         }
+///         let len = out.len().min(self.bytes.len()).min(1);
+///         out[..len].copy_from_slice(&self.bytes[..len]);
+///         self.bytes = &self.bytes[len..];
+///         Ok(len)
+///     }
+/// }
+///
+/// // 300, then 7: the `WouldBlock` before 300's second byte strikes mid-value.
+/// let mut source = NotAlwaysReady { bytes: &[0xF8, 0x34, 0x07], ready: true };
+/// let error = loop {
+///     match source.try_read_bijou64() {
+///         Ok(value) => panic!("decoded {value:?} from a stream out of step"),
+///         // Before the value's first byte: nothing lost, wait and retry.
+///         Err(error) if error.kind() == ErrorKind::WouldBlock => continue,
+///         Err(error) => break error,
+///     }
+/// };
+/// assert_eq!(error.kind(), ErrorKind::Other);
+/// let cut = error.get_ref().and_then(|e| e.downcast_ref::<MidValueError>());
+/// let cut = cut.expect("an error inside a value is a MidValueError");
+/// assert_eq!((cut.transferred, cut.len), (1, 2));
+/// assert_eq!(cut.source.kind(), ErrorKind::WouldBlock);
+/// ```
+#[derive(Debug, Error)]
+#[error("{transfer} failed after {transferred} of its {len} bytes: {}", .transfer.consequence())]
+pub struct MidValueError {
+    /// How many of the value's bytes went through before the error.
+    pub transferred: usize,
+    /// The value's length in bytes.
+    pub len: usize,
+    /// The error of the inner reader.
+    #[source]
+    pub source: io::Error,
+    /// What was under way, for the message.
+    transfer: Transfer,
+}
+
+/// What a [`MidValueError`] interrupted.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Transfer {
+    /// [`ReadExt`] reading a value.
+    ReadValue,
+}
+
+/// The start of the message: what failed.
+impl fmt::Display for Transfer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Transfer::ReadValue => "reading a bijou value",
+        })
+    }
+}
+
+impl Transfer {
+    /// Where that leaves the stream, and what to do instead.
+    fn consequence(self) -> &'static str {
+        match self {
+            Transfer::ReadValue => {
+                "the stream is no longer at a value boundary and those bytes are lost; read \
+                 non-blocking input through a StreamDecoder, which keeps a partial value"
+            }
+        }
+    }
+}
+
+/// The error to return for `source`, which struck after `transferred` of a
+/// `len`-byte value had gone through: `source` itself before the first
+/// byte (a retry is safe), a [`MidValueError`] after it, whose kind does
+/// not invite a retry.
+pub(crate) fn error_at(
+    source: io::Error,
+    transferred: usize,
+    len: usize,
+    transfer: Transfer,
+) -> io::Error {
+    if transferred == 0 {
+        return source;
+    }
+    let kind = match source.kind() {
+        ErrorKind::WouldBlock | ErrorKind::TimedOut => ErrorKind::Other,
+        kind => kind,
+    };
+    let error = MidValueError {
+        transferred,
+        len,
+        source,
+        transfer,
+    };
+    io::Error::new(kind, error)
+}
+
 /// Reads the tag, then exactly the rest of the value; `None` at a clean end
 /// of stream.
 #[inline]
@@ -287,17 +431,19 @@ fn read_tag<R: Read + ?Sized>(reader: &mut R) -> io::Result<Option<u8>> {
 }
 
 /// Fills `value[1..]` (the tag is `value[0]`), retrying `Interrupted`; the
-/// end of stream is `Truncated` counting the tag.
+/// end of stream is `Truncated` counting the tag, and a reader's error a
+/// [`MidValueError`].
 fn read_payload<R: Read + ?Sized>(reader: &mut R, value: &mut [u8]) -> io::Result<()> {
     let needed = value.len();
     let mut filled = 1;
     while filled < needed {
-        match read_some(reader, &mut value[filled..])? {
-            0 => {
+        match read_some(reader, &mut value[filled..]) {
+            Ok(0) => {
                 let available = filled;
                 return Err(DecodeError::Truncated { needed, available }.into());
             }
-            read => filled += read,
+            Ok(read) => filled += read,
+            Err(error) => return Err(error_at(error, filled, needed, Transfer::ReadValue)),
         }
     }
     Ok(())

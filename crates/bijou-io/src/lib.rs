@@ -50,7 +50,7 @@ pub use frame::{FrameDecoder, FrameEncoder};
 #[cfg(feature = "std")]
 pub use frame::{FrameReader, FrameWriter};
 #[cfg(feature = "std")]
-pub use io::{ReadExt, WriteExt};
+pub use io::{MidValueError, ReadExt, WriteExt};
 pub use stream::{StreamDecoder, Values};
 
 /// The panic behind every `get_*` method of [`BufExt`]: one cold, never

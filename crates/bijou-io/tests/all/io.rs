@@ -3,7 +3,7 @@
 use std::io::{self, ErrorKind, Read, Write};
 
 use bijou_core::{Bijou, DecodeError};
-use bijou_io::{ReadExt, WriteExt};
+use bijou_io::{MidValueError, ReadExt, WriteExt};
 use proptest::prelude::*;
 
 use crate::common::{self, Overclaiming, Trickle, Value, inner_error};
@@ -27,28 +27,39 @@ proptest! {
     }
 
     /// A reader that breaks at byte `k`: every value that ended before `k`
-    /// was delivered, then the reader's own error surfaces unchanged.
+    /// was delivered, then the reader's own error surfaces, unchanged when
+    /// `k` is a value's first byte, as a `MidValueError` inside one.
     #[test]
     fn a_failing_reader_delivers_everything_before_the_failure(
         values in proptest::collection::vec(common::any_value(), 1..30),
         pattern in proptest::collection::vec(0u8..4, 1..16),
         fail_at in any::<usize>(),
+        kind in prop_oneof![
+            Just(ErrorKind::ConnectionReset),
+            Just(ErrorKind::WouldBlock),
+            Just(ErrorKind::TimedOut),
+        ],
     ) {
         let encoded = common::encode_all(&values);
         let fail_at = fail_at % encoded.len();
-        let mut reader = Trickle::new(&encoded, &pattern).failing_at(fail_at, ErrorKind::ConnectionReset);
+        let mut reader = Trickle::new(&encoded, &pattern).failing_at(fail_at, kind);
         let mut end = 0;
         for &value in &values {
+            let start = end;
             end += value.encoded_len();
             let result = value.read_like(&mut reader);
             if end <= fail_at {
                 prop_assert_eq!(result.map_err(|e| e.to_string()), Ok(value));
-            } else {
-                let error = result.unwrap_err();
-                prop_assert_eq!(error.kind(), ErrorKind::ConnectionReset);
-                prop_assert_eq!(error.to_string(), "the reader broke");
-                break;
+                continue;
             }
+            let error = result.unwrap_err();
+            if start == fail_at {
+                prop_assert_eq!(error.kind(), kind);
+                prop_assert_eq!(error.to_string(), "the reader broke");
+            } else {
+                assert_cut_inside(&error, kind, fail_at - start, value.encoded_len());
+            }
+            break;
         }
     }
 
@@ -87,6 +98,89 @@ proptest! {
         }
         prop_assert!(reader.is_empty());
     }
+}
+
+/// `error` is a reader's error of kind `source_kind` that struck after
+/// `transferred` of a `len`-byte value's bytes: a `MidValueError` whose
+/// kind invites no retry.
+#[track_caller]
+fn assert_cut_inside(error: &io::Error, source_kind: ErrorKind, transferred: usize, len: usize) {
+    let expected_kind = match source_kind {
+        ErrorKind::WouldBlock | ErrorKind::TimedOut => ErrorKind::Other,
+        kind => kind,
+    };
+    assert_eq!(error.kind(), expected_kind, "{error}");
+    let cut = inner_error::<MidValueError>(error).expect("a MidValueError inside");
+    assert_eq!((cut.transferred, cut.len), (transferred, len), "{cut}");
+    assert_eq!(cut.source.kind(), source_kind);
+}
+
+/// The review's case: a source alternating `WouldBlock` and one byte, read
+/// in a loop that retries on `WouldBlock`. The `WouldBlock` after 300's tag
+/// must stop the loop: retried, it made the loop decode 300's second byte
+/// as 52, then 7, and report no error at all.
+#[test]
+fn a_would_block_inside_a_value_stops_a_retry_loop() {
+    let wire = [0xF8, 0x34, 0x07];
+    let mut reader = Trickle::new(&wire, &[0]).non_blocking();
+    let mut values = Vec::new();
+    let error = loop {
+        match reader.try_read_bijou64() {
+            Ok(Some(value)) => values.push(value),
+            Ok(None) => panic!("no error, and the values read were {values:?}"),
+            Err(error) if error.kind() == ErrorKind::WouldBlock => {}
+            Err(error) => break error,
+        }
+    };
+    assert_eq!(values, []);
+    assert_cut_inside(&error, ErrorKind::WouldBlock, 1, 2);
+}
+
+/// An error before a value's first byte loses nothing: it comes back as
+/// the reader gave it, and the retry reads the value whole.
+#[test]
+fn an_error_before_a_value_is_returned_as_is_and_safe_to_retry() {
+    let wire = [0x07, 0xF8, 0x34];
+    // WouldBlock before each tag only: calls go WB, 07, WB, F8, 34, WB, end.
+    let mut reader = Trickle::new(&wire, &[0, 1, 0, 1]).non_blocking();
+    let mut values = Vec::new();
+    loop {
+        match reader.try_read_bijou64() {
+            Ok(Some(value)) => values.push(value),
+            Ok(None) => break,
+            Err(error) => {
+                assert_eq!(error.kind(), ErrorKind::WouldBlock);
+                assert!(error.get_ref().is_none(), "wrapped: {error}");
+            }
+        }
+    }
+    assert_eq!(values, [7, 300]);
+
+    let mut reader = Trickle::new(&wire, &[3]).failing_once_at(1, ErrorKind::ConnectionReset);
+    assert_eq!(reader.read_bijou64().unwrap(), 7);
+    let error = reader.read_bijou64().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ConnectionReset);
+    assert_eq!(error.to_string(), "the reader broke");
+    assert_eq!(reader.read_bijou64().unwrap(), 300);
+}
+
+/// The message says what broke, where it leaves the stream and what to
+/// use instead; the reader's own error is the source, once.
+#[test]
+fn a_mid_value_error_explains_itself() {
+    use std::error::Error;
+
+    let mut reader = Trickle::new(&[0xF9, 0x01], &[3]).failing_at(2, ErrorKind::TimedOut);
+    let error = reader.read_bijou64().unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "reading a bijou value failed after 2 of its 3 bytes: the stream is no longer at a \
+         value boundary and those bytes are lost; read non-blocking input through a \
+         StreamDecoder, which keeps a partial value"
+    );
+    let source = error.source().expect("the reader's error as the source");
+    assert_eq!(source.to_string(), "the reader broke");
+    assert!(source.source().is_none());
 }
 
 #[test]
