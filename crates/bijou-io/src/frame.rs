@@ -502,8 +502,7 @@ mod io_frames {
         DEFAULT_MAX_FRAME_LEN, FrameError, RESERVE_AHEAD, checked_len, checked_payload_len,
         payload_len,
     };
-    use crate::WriteExt;
-    use crate::io::read_some;
+    use crate::io::{Transfer, read_some, write_item};
 
     /// Reads length-delimited frames (bijou64 length, then payload) from a
     /// [`std::io::Read`].
@@ -955,8 +954,12 @@ mod io_frames {
     /// Writes length-delimited frames (bijou64 length, then payload) to a
     /// [`std::io::Write`].
     ///
-    /// Each frame is two `write_all` calls (prefix, payload) and no flush:
-    /// wrap unbuffered sinks in a [`BufWriter`](std::io::BufWriter).
+    /// Each frame is written whole, length prefix then payload, as
+    /// `write_all` would (`Interrupted` is retried), and not flushed: wrap
+    /// unbuffered sinks in a [`BufWriter`](std::io::BufWriter). An error of
+    /// the writer after the frame's first byte went out comes as a
+    /// [`MidValueError`](crate::MidValueError), as for
+    /// [`WriteExt`](crate::WriteExt)'s values.
     ///
     /// # Examples
     ///
@@ -1014,10 +1017,15 @@ mod io_frames {
         /// - [`ErrorKind::InvalidInput`](io::ErrorKind::InvalidInput) with
         ///   [`FrameError::PayloadTooLarge`] as the inner error when `payload` is
         ///   longer than `max_frame_len`; nothing is written then.
-        /// - Whatever the writer's `write_all` returns; part of the frame may
-        ///   have been written then, so calling again would write a second
-        ///   length prefix into the frame. For a non-blocking sink, where
-        ///   `WouldBlock` can come mid-frame, encode with a
+        /// - An error of the writer before the frame's first byte went out, as
+        ///   is (`Interrupted` is retried; `WriteZero` when the writer takes
+        ///   nothing); calling again is safe then.
+        /// - An error after that, with a [`MidValueError`](crate::MidValueError)
+        ///   as the inner error and the writer's error kind, or
+        ///   [`ErrorKind::Other`](io::ErrorKind::Other) for `WouldBlock` and
+        ///   `TimedOut`: part of the frame was written, and calling again
+        ///   would write a second length prefix into it. For a non-blocking
+        ///   sink, where `WouldBlock` can come mid-frame, encode with a
         ///   [`FrameEncoder`](crate::FrameEncoder) into your own buffer and
         ///   write that out.
         ///
@@ -1035,8 +1043,8 @@ mod io_frames {
         /// ```
         pub fn write_frame(&mut self, payload: &[u8]) -> io::Result<()> {
             let len = checked_payload_len(payload.len(), self.max_frame_len)?;
-            self.inner.write_bijou(len)?;
-            self.inner.write_all(payload)
+            let prefix = len.encoded();
+            write_item(&mut self.inner, &[&prefix, payload], Transfer::WriteFrame)
         }
 
         /// Flushes the wrapped writer.

@@ -73,7 +73,9 @@ macro_rules! write_ext_named {
         ///
         /// # Errors
         ///
-        /// Whatever [`Write::write_all`] returns.
+        /// As [`write_bijou`](Self::write_bijou): the writer's error, as is
+        /// before the encoding's first byte went out, as a [`MidValueError`]
+        /// after it.
         ///
         /// # Examples
         ///
@@ -210,8 +212,18 @@ impl<R: Read + ?Sized> ReadExt for R {}
 
 /// Writes bijou values to any [`std::io::Write`].
 ///
-/// Each call hands the whole encoding to [`Write::write_all`]; wrap
-/// unbuffered sinks in a [`BufWriter`](std::io::BufWriter).
+/// Each call writes the whole encoding as [`Write::write_all`] would
+/// (`Interrupted` is retried, a writer that takes nothing is `WriteZero`);
+/// wrap unbuffered sinks in a [`BufWriter`](std::io::BufWriter).
+///
+/// Unlike `write_all`, it tells how far it got: an error of the writer
+/// after the encoding's first byte went out leaves the output inside the
+/// value, and comes wrapped in a [`MidValueError`], a `WouldBlock` or
+/// `TimedOut` turned into [`ErrorKind::Other`], so a loop that retries on
+/// those stops instead of writing a second value into the first. An error
+/// before the first byte is returned as is, and retrying then is safe. For
+/// a non-blocking sink, encode into your own buffer
+/// ([`BufMutExt`](crate::BufMutExt)) and write that out.
 ///
 /// # Examples
 ///
@@ -229,8 +241,13 @@ pub trait WriteExt: Write {
     ///
     /// # Errors
     ///
-    /// Whatever [`Write::write_all`] returns; part of the encoding may have
-    /// been written then.
+    /// - An error of the writer before the encoding's first byte went out,
+    ///   as is (`Interrupted` is retried); `WriteZero` when the writer takes
+    ///   no byte of it.
+    /// - An error after that, with a [`MidValueError`] as the inner error and
+    ///   the writer's error kind, or [`ErrorKind::Other`] for `WouldBlock`
+    ///   and `TimedOut`: part of the encoding was written, and the output is
+    ///   inside the value.
     ///
     /// # Examples
     ///
@@ -244,7 +261,7 @@ pub trait WriteExt: Write {
     #[inline]
     fn write_bijou<T: Bijou>(&mut self, value: T) -> io::Result<usize> {
         let encoded = value.encoded();
-        self.write_all(&encoded)?;
+        write_item(self, &[&encoded], Transfer::WriteValue)?;
         Ok(encoded.len())
     }
 
@@ -253,24 +270,29 @@ pub trait WriteExt: Write {
 
 impl<W: Write + ?Sized> WriteExt for W {}
 
-/// An error of the inner reader or writer after part of a value had gone
-/// through: the stream is no longer at a value boundary.
+/// An error of the inner reader or writer after part of a value (or frame)
+/// had gone through: the stream is no longer at a value boundary.
 ///
-/// [`ReadExt`] holds no state between calls, so the bytes of a value read
-/// before the error are lost, and the next read would start inside the
-/// value. Reporting the reader's error bare would invite a retry (on
-/// `WouldBlock` above all) that decodes payload bytes as values without any
-/// error, so a reader's error after a value's first byte is returned as an
+/// [`ReadExt`], [`WriteExt`] and [`FrameWriter`](crate::FrameWriter) hold
+/// no state between calls. After a read error inside a value, the bytes
+/// read of it are lost and the next read would start inside the value;
+/// after a write error inside one, the output holds part of it and the next
+/// write would land inside it. Reporting the inner error bare would invite a
+/// retry (on `WouldBlock` above all) that goes on out of step without any
+/// error, so an error after a value's first byte is returned as an
 /// [`io::Error`] with this as its inner error
 /// ([`get_ref`](io::Error::get_ref) and a downcast give it back). The
-/// `io::Error`'s kind is the reader's error's, except that the kinds that
-/// invite a retry, `WouldBlock` and `TimedOut`, become
+/// `io::Error`'s kind is that of the reader's or writer's error, except
+/// that the kinds that invite a retry, `WouldBlock` and `TimedOut`, become
 /// [`ErrorKind::Other`]. An error before the value's first byte is returned
-/// as is: nothing was lost, and retrying is safe.
+/// as is: nothing went through, and retrying is safe.
 ///
 /// For input that arrives in pieces, such as a non-blocking socket's, use a
 /// [`StreamDecoder`](crate::StreamDecoder), which keeps a partial value
-/// between pieces.
+/// between pieces (or a [`FrameReader`](crate::FrameReader) for frames);
+/// for a non-blocking sink, encode into your own buffer
+/// ([`BufMutExt`](crate::BufMutExt), [`FrameEncoder`](crate::FrameEncoder))
+/// and write that out.
 ///
 /// # Examples
 ///
@@ -313,14 +335,33 @@ impl<W: Write + ?Sized> WriteExt for W {}
 /// assert_eq!((cut.transferred, cut.len), (1, 2));
 /// assert_eq!(cut.source.kind(), ErrorKind::WouldBlock);
 /// ```
+///
+/// A write cut short, here by a full buffer, is one too:
+///
+/// ```
+/// use std::io::ErrorKind;
+/// use bijou_io::{MidValueError, WriteExt};
+///
+/// let mut storage = [0u8; 1];
+/// let error = (&mut storage[..]).write_bijou(300u64).unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::WriteZero);
+/// let cut = error.get_ref().and_then(|e| e.downcast_ref::<MidValueError>());
+/// assert!(matches!(cut, Some(MidValueError { transferred: 1, len: 2, .. })));
+///
+/// // Nothing written at all: the writer's error as is, safe to retry.
+/// let error = (&mut [][..]).write_bijou(300u64).unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::WriteZero);
+/// assert!(error.get_ref().and_then(|e| e.downcast_ref::<MidValueError>()).is_none());
+/// ```
 #[derive(Debug, Error)]
 #[error("{transfer} failed after {transferred} of its {len} bytes: {}", .transfer.consequence())]
 pub struct MidValueError {
-    /// How many of the value's bytes went through before the error.
+    /// How many of the value's bytes went through before the error: were
+    /// read, or were taken by the writer.
     pub transferred: usize,
-    /// The value's length in bytes.
+    /// The value's length in bytes (a frame's: length prefix and payload).
     pub len: usize,
-    /// The error of the inner reader.
+    /// The error of the inner reader or writer.
     #[source]
     pub source: io::Error,
     /// What was under way, for the message.
@@ -332,6 +373,10 @@ pub struct MidValueError {
 pub(crate) enum Transfer {
     /// [`ReadExt`] reading a value.
     ReadValue,
+    /// [`WriteExt`] writing a value.
+    WriteValue,
+    /// [`FrameWriter`](crate::FrameWriter) writing a frame.
+    WriteFrame,
 }
 
 /// The start of the message: what failed.
@@ -339,6 +384,8 @@ impl fmt::Display for Transfer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Transfer::ReadValue => "reading a bijou value",
+            Transfer::WriteValue => "writing a bijou value",
+            Transfer::WriteFrame => "writing a frame",
         })
     }
 }
@@ -350,6 +397,16 @@ impl Transfer {
             Transfer::ReadValue => {
                 "the stream is no longer at a value boundary and those bytes are lost; read \
                  non-blocking input through a StreamDecoder, which keeps a partial value"
+            }
+            Transfer::WriteValue => {
+                "the output is no longer at a value boundary and the rest of the value was not \
+                 written; for a non-blocking sink, encode into your own buffer with BufMutExt \
+                 and write that out"
+            }
+            Transfer::WriteFrame => {
+                "the output is no longer at a frame boundary and the rest of the frame was not \
+                 written; for a non-blocking sink, encode into your own buffer with \
+                 FrameEncoder and write that out"
             }
         }
     }
@@ -409,18 +466,65 @@ fn decode_value<T: Bijou>(encoding: &[u8]) -> io::Result<Option<T>> {
     }
 }
 
+/// Calls `call` again for as long as it fails with `Interrupted`, as std's
+/// `read_exact` and `write_all` do.
+#[inline]
+fn retrying_interrupted<T>(mut call: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    loop {
+        match call() {
+            Err(error) if error.kind() == ErrorKind::Interrupted => {}
+            result => return result,
+        }
+    }
+}
+
 /// One `read` into `out`, retrying `Interrupted`: how many bytes arrived
 /// (at most `out.len()`, even from a reader that claims more), 0 at end of
 /// stream.
 #[inline]
 pub(crate) fn read_some<R: Read + ?Sized>(reader: &mut R, out: &mut [u8]) -> io::Result<usize> {
-    loop {
-        match reader.read(out) {
-            Ok(read) => return Ok(read.min(out.len())),
-            Err(error) if error.kind() == ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
+    let read = retrying_interrupted(|| reader.read(out))?;
+    Ok(read.min(out.len()))
+}
+
+/// One `write` of the non-empty `bytes`, retrying `Interrupted`: how many
+/// the writer took (at most `bytes.len()`, even from a writer that claims
+/// more), and `WriteZero` when it took none, as `write_all` reports it.
+#[inline]
+fn write_some<W: Write + ?Sized>(writer: &mut W, bytes: &[u8]) -> io::Result<usize> {
+    match retrying_interrupted(|| writer.write(bytes))? {
+        0 => Err(io::Error::new(
+            ErrorKind::WriteZero,
+            "failed to write whole buffer",
+        )),
+        written => Ok(written.min(bytes.len())),
+    }
+}
+
+/// Writes `parts` one after the other as one value (an encoding; a frame's
+/// length prefix and payload), as `write_all` would, but counting what
+/// went through: an error after the first byte is a [`MidValueError`].
+#[inline]
+pub(crate) fn write_item<W: Write + ?Sized>(
+    writer: &mut W,
+    parts: &[&[u8]],
+    transfer: Transfer,
+) -> io::Result<()> {
+    let len = parts.iter().map(|part| part.len()).sum();
+    let mut written = 0;
+    for part in parts {
+        let mut rest = *part;
+        while !rest.is_empty() {
+            match write_some(writer, rest) {
+                Ok(taken) => {
+                    rest = &rest[taken..];
+                    written += taken;
+                }
+                Err(error) => return Err(error_at(error, written, len, transfer)),
+            }
         }
     }
+    Ok(())
 }
 
 /// Reads one byte, retrying `Interrupted`; `None` at end of stream.

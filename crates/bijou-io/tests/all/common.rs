@@ -1,10 +1,10 @@
 //! Shared fixtures: buffer shapes, awkward readers, mixed-width values.
 
 use std::collections::VecDeque;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 
 use bijou_core::{Bijou, DecodeError};
-use bijou_io::{BufExt, BufMutExt, ReadExt, WriteExt};
+use bijou_io::{BufExt, BufMutExt, MidValueError, ReadExt, WriteExt};
 use bytes::Buf;
 use proptest::prelude::*;
 
@@ -389,5 +389,79 @@ impl Read for Overclaiming<'_> {
         } else {
             len
         })
+    }
+}
+
+/// Asserts that `error` is an error of kind `source_kind` that struck after
+/// `transferred` of a `len`-byte value's (or frame's) bytes went through: a
+/// `MidValueError` inside, and a kind that invites no retry.
+#[track_caller]
+pub(crate) fn assert_cut_inside(
+    error: &io::Error,
+    source_kind: io::ErrorKind,
+    transferred: usize,
+    len: usize,
+) {
+    let expected_kind = match source_kind {
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => io::ErrorKind::Other,
+        kind => kind,
+    };
+    assert_eq!(error.kind(), expected_kind, "{error}");
+    let cut = inner_error::<MidValueError>(error).expect("a MidValueError inside");
+    assert_eq!((cut.transferred, cut.len), (transferred, len), "{cut}");
+    assert_eq!(cut.source.kind(), source_kind);
+}
+
+/// A writer that takes `budget` bytes, at most 2 a call and each call only
+/// after an `Interrupted`, then fails with `kind`.
+pub(crate) struct Budget {
+    pub(crate) written: Vec<u8>,
+    budget: usize,
+    kind: io::ErrorKind,
+    interrupt: bool,
+}
+
+impl Budget {
+    pub(crate) fn new(budget: usize, kind: io::ErrorKind) -> Self {
+        Budget {
+            written: Vec::new(),
+            budget,
+            kind,
+            interrupt: true,
+        }
+    }
+}
+
+impl Write for Budget {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.interrupt = !self.interrupt;
+        if !self.interrupt {
+            return Err(io::ErrorKind::Interrupted.into());
+        }
+        if self.budget == 0 {
+            return Err(io::Error::new(self.kind, "the writer broke"));
+        }
+        let len = bytes.len().min(self.budget).min(2);
+        self.written.extend_from_slice(&bytes[..len]);
+        self.budget -= len;
+        Ok(len)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A broken writer that takes everything but claims five bytes more.
+pub(crate) struct OverclaimingWriter(pub Vec<u8>);
+
+impl Write for OverclaimingWriter {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len() + 5)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }

@@ -5,12 +5,14 @@ use std::io::{self, ErrorKind, Read};
 use bijou_core::{Bijou, DecodeError};
 use bijou_io::{
     DEFAULT_MAX_FRAME_LEN, FrameDecoder, FrameEncoder, FrameError, FrameReader, FrameWriter,
-    WriteExt,
+    MidValueError, WriteExt,
 };
 use bytes::BytesMut;
 use proptest::prelude::*;
 
-use crate::common::{self, Overclaiming, Trickle, inner_error};
+use crate::common::{
+    self, Budget, Overclaiming, OverclaimingWriter, Trickle, assert_cut_inside, inner_error,
+};
 use testkit::largest_allocation;
 
 /// A reader that must never be reached.
@@ -518,6 +520,82 @@ fn encoders_refuse_frames_over_the_limit_and_write_nothing() {
         Some(&FrameError::PayloadTooLarge { len: 4, max: 3 })
     );
     assert!(writer.get_ref().is_empty());
+}
+
+/// A writer's error inside a frame, in its length prefix, at the payload's
+/// start or inside the payload, is a `MidValueError` counting the frame's
+/// bytes written (a retry would write a second prefix into the frame); one
+/// before the frame's first byte comes as the writer gave it.
+#[test]
+fn a_frame_writer_error_inside_a_frame_is_a_mid_value_error() {
+    let payload = [0xAB; 300];
+    let frame_len = 2 + payload.len();
+    let mut frame = header(300);
+    frame.extend_from_slice(&payload);
+    for kind in [ErrorKind::WouldBlock, ErrorKind::ConnectionReset] {
+        for budget in 0..frame_len {
+            let mut writer = FrameWriter::new(Budget::new(budget, kind));
+            let error = writer.write_frame(&payload).unwrap_err();
+            if budget == 0 {
+                assert_eq!(error.kind(), kind);
+                assert!(inner_error::<MidValueError>(&error).is_none(), "{error}");
+            } else {
+                assert_cut_inside(&error, kind, budget, frame_len);
+            }
+            assert_eq!(writer.get_ref().written, frame[..budget]);
+        }
+    }
+    // Enough budget for one frame: the next one's error comes before its
+    // first byte, and the sink is at a frame boundary.
+    let mut writer = FrameWriter::new(Budget::new(frame_len, ErrorKind::WouldBlock));
+    writer.write_frame(&payload).unwrap();
+    let error = writer.write_frame(b"").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::WouldBlock);
+    assert_eq!(writer.get_ref().written, frame);
+}
+
+#[test]
+fn a_mid_frame_write_error_explains_itself() {
+    let mut writer = FrameWriter::new(Budget::new(1, ErrorKind::WouldBlock));
+    let error = writer.write_frame(b"hi").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "writing a frame failed after 1 of its 3 bytes: the output is no longer at a frame \
+         boundary and the rest of the frame was not written; for a non-blocking sink, encode \
+         into your own buffer with FrameEncoder and write that out"
+    );
+}
+
+/// A writer that claims more than it was given is held to the frame's
+/// bytes (std's `write_all` panics on it).
+#[test]
+fn a_frame_writer_caps_a_writer_claiming_more_than_it_was_given() {
+    let mut writer = FrameWriter::new(OverclaimingWriter(Vec::new()));
+    writer.write_frame(b"hi").unwrap();
+    writer.write_frame(b"").unwrap();
+    assert_eq!(writer.get_ref().0, [0x02, b'h', b'i', 0x00]);
+}
+
+/// The review's value case, for frames: a source alternating `WouldBlock`
+/// and one byte, under a loop that retries on `WouldBlock`. Unlike
+/// `ReadExt`, a `FrameReader` keeps the partial frame, so every
+/// `WouldBlock`, in the prefix or the payload, is safe to retry.
+#[test]
+fn a_frame_reader_keeps_its_partial_frame_across_would_block() {
+    let payloads = vec![vec![0x5A; 300], b"x".to_vec()];
+    let wire = encode_frames(&payloads);
+    assert_eq!(wire[..2], [0xF8, 0x34], "a 2-byte length prefix");
+    let mut reader = FrameReader::new(Trickle::new(&wire, &[0]).non_blocking());
+    assert_eq!(
+        reader.read_frame().unwrap_err().kind(),
+        ErrorKind::WouldBlock
+    );
+    assert!(!reader.has_partial());
+    let error = reader.read_frame().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::WouldBlock);
+    assert!(error.get_ref().is_none(), "wrapped: {error}");
+    assert!(reader.has_partial(), "the prefix's first byte is kept");
+    assert_eq!(read_all_resuming(&mut reader), payloads);
 }
 
 #[test]

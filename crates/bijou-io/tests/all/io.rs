@@ -1,12 +1,14 @@
 //! `ReadExt` / `WriteExt` over awkward readers and writers.
 
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read, Write};
 
 use bijou_core::{Bijou, DecodeError};
 use bijou_io::{MidValueError, ReadExt, WriteExt};
 use proptest::prelude::*;
 
-use crate::common::{self, Overclaiming, Trickle, Value, inner_error};
+use crate::common::{
+    self, Budget, Overclaiming, OverclaimingWriter, Trickle, Value, assert_cut_inside, inner_error,
+};
 
 proptest! {
     #![proptest_config(common::config())]
@@ -100,21 +102,6 @@ proptest! {
     }
 }
 
-/// `error` is a reader's error of kind `source_kind` that struck after
-/// `transferred` of a `len`-byte value's bytes: a `MidValueError` whose
-/// kind invites no retry.
-#[track_caller]
-fn assert_cut_inside(error: &io::Error, source_kind: ErrorKind, transferred: usize, len: usize) {
-    let expected_kind = match source_kind {
-        ErrorKind::WouldBlock | ErrorKind::TimedOut => ErrorKind::Other,
-        kind => kind,
-    };
-    assert_eq!(error.kind(), expected_kind, "{error}");
-    let cut = inner_error::<MidValueError>(error).expect("a MidValueError inside");
-    assert_eq!((cut.transferred, cut.len), (transferred, len), "{cut}");
-    assert_eq!(cut.source.kind(), source_kind);
-}
-
 /// The review's case: a source alternating `WouldBlock` and one byte, read
 /// in a loop that retries on `WouldBlock`. The `WouldBlock` after 300's tag
 /// must stop the loop: retried, it made the loop decode 300's second byte
@@ -181,6 +168,17 @@ fn a_mid_value_error_explains_itself() {
     let source = error.source().expect("the reader's error as the source");
     assert_eq!(source.to_string(), "the reader broke");
     assert!(source.source().is_none());
+
+    let error = Budget::new(1, ErrorKind::WouldBlock)
+        .write_bijou(300u64)
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "writing a bijou value failed after 1 of its 2 bytes: the output is no longer at a \
+         value boundary and the rest of the value was not written; for a non-blocking sink, \
+         encode into your own buffer with BufMutExt and write that out"
+    );
+    assert_eq!(error.source().unwrap().to_string(), "the writer broke");
 }
 
 #[test]
@@ -265,40 +263,68 @@ fn named_read_methods_cover_every_width() {
     assert_eq!(reader.try_read_bijou128s().unwrap(), None);
 }
 
-/// A writer that accepts `budget` bytes, then fails.
-struct Budget {
-    written: Vec<u8>,
-    budget: usize,
-}
-
-impl Write for Budget {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        if self.budget == 0 {
-            return Err(io::Error::new(ErrorKind::BrokenPipe, "closed"));
-        }
-        let len = bytes.len().min(self.budget).min(2);
-        self.written.extend_from_slice(&bytes[..len]);
-        self.budget -= len;
-        Ok(len)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn write_errors_surface_and_short_writes_are_completed() {
-    let mut writer = Budget {
-        written: Vec::new(),
-        budget: 12,
-    };
-    assert_eq!(writer.write_bijou(u64::MAX).unwrap(), 9); // taken 2 bytes at a time
-    assert_eq!(
-        writer.write_bijou(u64::MAX).unwrap_err().kind(),
-        ErrorKind::BrokenPipe
-    );
+    let mut writer = Budget::new(12, ErrorKind::BrokenPipe);
+    // Taken 2 bytes at a time, each call after an `Interrupted`.
+    assert_eq!(writer.write_bijou(u64::MAX).unwrap(), 9);
+    let error = writer.write_bijou(u64::MAX).unwrap_err();
+    assert_cut_inside(&error, ErrorKind::BrokenPipe, 3, 9);
     assert_eq!(writer.written[..9], *u64::MAX.encoded());
+    assert_eq!(writer.written.len(), 12);
+}
+
+/// A writer's error after part of an encoding went out is a
+/// `MidValueError` counting the bytes written (a retry on `WouldBlock`
+/// would write a second value into the first); one before the first byte
+/// comes as the writer gave it, and a retry is safe.
+#[test]
+fn a_write_error_inside_a_value_is_a_mid_value_error() {
+    for kind in [
+        ErrorKind::WouldBlock,
+        ErrorKind::TimedOut,
+        ErrorKind::BrokenPipe,
+    ] {
+        for budget in 0..9 {
+            let mut writer = Budget::new(budget, kind);
+            let error = writer.write_bijou(u64::MAX).unwrap_err();
+            if budget == 0 {
+                assert_eq!(error.kind(), kind);
+                assert!(inner_error::<MidValueError>(&error).is_none(), "{error}");
+            } else {
+                assert_cut_inside(&error, kind, budget, 9);
+            }
+            assert_eq!(writer.written, u64::MAX.encoded()[..budget]);
+        }
+    }
+}
+
+/// A writer that takes nothing is `WriteZero`, as for `write_all`: bare
+/// when nothing of the value went out, a `MidValueError` after a part.
+#[test]
+fn a_writer_that_takes_nothing_is_write_zero() {
+    let mut storage = [0u8; 4];
+    let mut full: &mut [u8] = &mut [];
+    let error = full.write_bijou(300u64).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::WriteZero);
+    assert!(inner_error::<MidValueError>(&error).is_none(), "{error}");
+    let mut short = &mut storage[..];
+    let error = short.write_bijou(u64::MAX).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::WriteZero);
+    assert_cut_inside(&error, ErrorKind::WriteZero, 4, 9);
+    assert_eq!(storage, u64::MAX.encoded()[..4]);
+}
+
+/// A writer that claims more than it was given is held to what it was
+/// given, as readers are, rather than indexed past the encoding (std's
+/// `write_all` panics on it).
+#[test]
+fn a_writer_claiming_more_than_it_was_given_is_capped() {
+    let mut writer = OverclaimingWriter(Vec::new());
+    assert_eq!(writer.write_bijou(300u64).unwrap(), 2);
+    assert_eq!(writer.write_bijou(u64::MAX).unwrap(), 9);
+    assert_eq!(writer.0[..2], [0xF8, 0x34]);
+    assert_eq!(writer.0.len(), 11);
 }
 
 #[test]
