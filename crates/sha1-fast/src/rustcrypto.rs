@@ -23,16 +23,66 @@ use digest::block_api::{
 use digest::consts::{U20, U64};
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 
-/// Marks [`Sha1`] as a hash function (not a MAC) for RustCrypto's blanket
-/// `Digest` impl.
-///
-/// ```
-/// fn hex<D: digest::Digest>(data: &[u8]) -> String {
-///     D::digest(data).iter().map(|byte| format!("{byte:02x}")).collect()
-/// }
-/// assert_eq!(hex::<sha1_fast::Sha1>(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
-/// ```
-impl HashMarker for Sha1 {}
+/// The traits [`Sha1`] and [`Sha1Core`] answer alike: a hash function,
+/// not a MAC (for RustCrypto's blanket `Digest` impl), 20 bytes out,
+/// 64-byte blocks (which HMAC pads its key to), and the name
+/// RustCrypto's `sha1::Sha1` gives.
+macro_rules! sha1_traits {
+    ($($hasher:ident),*) => {$(
+        #[doc = concat!("Marks [`", stringify!($hasher), "`] as a hash function, not a MAC.")]
+        ///
+        /// ```
+        /// fn hex<D: digest::Digest>(data: &[u8]) -> String {
+        ///     D::digest(data).iter().map(|byte| format!("{byte:02x}")).collect()
+        /// }
+        /// assert_eq!(hex::<sha1_fast::Sha1>(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+        /// ```
+        impl HashMarker for $hasher {}
+
+        /// 20 bytes.
+        ///
+        /// ```
+        /// use digest::OutputSizeUser;
+        ///
+        #[doc = concat!("assert_eq!(sha1_fast::", stringify!($hasher), "::output_size(), 20);")]
+        /// ```
+        impl OutputSizeUser for $hasher {
+            type OutputSize = U20;
+        }
+
+        /// 64 bytes, which HMAC pads its key to.
+        ///
+        /// ```
+        /// use digest::common::BlockSizeUser;
+        ///
+        #[doc = concat!("assert_eq!(sha1_fast::", stringify!($hasher), "::block_size(), 64);")]
+        /// ```
+        impl BlockSizeUser for $hasher {
+            type BlockSize = U64;
+        }
+
+        /// `"Sha1"`, the name RustCrypto's `sha1::Sha1` gives.
+        ///
+        /// ```
+        /// use digest::block_api::AlgorithmName;
+        ///
+        /// struct Name;
+        /// impl std::fmt::Display for Name {
+        ///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        #[doc = concat!("        sha1_fast::", stringify!($hasher), "::write_alg_name(f)")]
+        ///     }
+        /// }
+        /// assert_eq!(Name.to_string(), "Sha1");
+        /// ```
+        impl AlgorithmName for $hasher {
+            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("Sha1")
+            }
+        }
+    )*};
+}
+
+sha1_traits!(Sha1, Sha1Core);
 
 // `DynDigest`'s boxing methods need `digest/alloc`, which the `alloc`
 // feature turns on. The tests cannot notice if it did not (the `sha1`
@@ -40,26 +90,6 @@ impl HashMarker for Sha1 {}
 #[cfg(feature = "alloc")]
 const _: fn(&alloc::boxed::Box<dyn digest::DynDigest>) -> alloc::boxed::Box<dyn digest::DynDigest> =
     |hasher| hasher.box_clone();
-
-/// 20 bytes.
-///
-/// ```
-/// assert_eq!(<sha1_fast::Sha1 as digest::Digest>::output_size(), 20);
-/// ```
-impl OutputSizeUser for Sha1 {
-    type OutputSize = U20;
-}
-
-/// 64 bytes, which HMAC pads its key to.
-///
-/// ```
-/// use digest::common::BlockSizeUser;
-///
-/// assert_eq!(sha1_fast::Sha1::block_size(), 64);
-/// ```
-impl BlockSizeUser for Sha1 {
-    type BlockSize = U64;
-}
 
 /// [`Sha1::update`].
 ///
@@ -128,25 +158,6 @@ impl FixedOutputReset for Sha1 {
     }
 }
 
-/// `"Sha1"`, the name RustCrypto's `sha1::Sha1` gives.
-///
-/// ```
-/// use digest::block_api::AlgorithmName;
-///
-/// struct Name;
-/// impl std::fmt::Display for Name {
-///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-///         sha1_fast::Sha1::write_alg_name(f)
-///     }
-/// }
-/// assert_eq!(Name.to_string(), "Sha1");
-/// ```
-impl AlgorithmName for Sha1 {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Sha1")
-    }
-}
-
 /// Splits a hasher into its [`Sha1Core`] (state, blocks so far, backend)
 /// and its buffered tail, and joins them again; what `hmac::Hmac` uses.
 ///
@@ -210,19 +221,6 @@ pub struct Sha1Core {
     backend: Backend,
 }
 
-/// A hash function, not a MAC.
-impl HashMarker for Sha1Core {}
-
-/// 64 bytes.
-impl BlockSizeUser for Sha1Core {
-    type BlockSize = U64;
-}
-
-/// 20 bytes.
-impl OutputSizeUser for Sha1Core {
-    type OutputSize = U20;
-}
-
 /// Blocks are compressed as soon as they are whole, as [`Sha1`] does.
 impl BufferKindUser for Sha1Core {
     type BufferKind = Eager;
@@ -283,13 +281,6 @@ impl Reset for Sha1Core {
     fn reset(&mut self) {
         self.state = H0;
         self.blocks = 0;
-    }
-}
-
-/// `"Sha1"`, as for [`Sha1`].
-impl AlgorithmName for Sha1Core {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Sha1")
     }
 }
 
