@@ -22,9 +22,8 @@ target, seconds, runs, coverage (libFuzzer's final `cov:` edge count),
 result.
 Exits non-zero if any target crashes; the crashing input is saved under
 fuzz/artifacts/<target>/ and the panic, the saved input and how to
-reproduce it are printed. Full logs
-are kept in fuzz/target/xtask-logs/. Installs the nightly toolchain and
-cargo-fuzz when they are missing.
+reproduce it are printed. Full logs are kept in fuzz/target/xtask-logs/.
+Installs the nightly toolchain and cargo-fuzz when they are missing.
 
 Targets: bijou_decode, bijou_roundtrip, bijou_batch, io_stream,
          frame_decoder, sha1_chunks, sha1_many
