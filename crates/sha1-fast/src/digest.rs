@@ -221,13 +221,17 @@ impl fmt::Debug for Digest {
 #[non_exhaustive]
 pub enum ParseDigestError {
     /// The string is ASCII but not 40 bytes long.
-    #[error("invalid SHA-1 digest: expected {} hex digits, found {len} bytes", 2 * Digest::LEN)]
+    #[error(
+        "invalid SHA-1 digest: expected {} hex digits, found {len} {}",
+        2 * Digest::LEN,
+        if *.len == 1 { "byte" } else { "bytes" }
+    )]
     InvalidLength {
         /// Its length in bytes.
         len: usize,
     },
-    /// A character that is not an ASCII hex digit: the first one when the
-    /// string has 40 bytes, the first non-ASCII one whatever its length.
+    /// A character that is not an ASCII hex digit: the first one, when the
+    /// string has 40 bytes or any non-ASCII character.
     #[error("invalid SHA-1 digest: {found:?} at byte {index} is not a hex digit")]
     InvalidDigit {
         /// Its byte offset in the string.
@@ -248,31 +252,28 @@ impl FromStr for Digest {
     type Err = ParseDigestError;
 
     fn from_str(s: &str) -> Result<Digest, ParseDigestError> {
-        // A non-ASCII character is never a hex digit, and it makes the byte
-        // length differ from the length the user sees (40 characters, 41
-        // bytes with one look-alike letter): name it before the length.
-        if let Some((index, found)) = s.char_indices().find(|(_, c)| !c.is_ascii()) {
-            return Err(ParseDigestError::InvalidDigit { index, found });
-        }
-        if s.len() != 2 * Digest::LEN {
+        // A non-ASCII character makes the byte length differ from the
+        // length the user sees (40 characters, 41 bytes with one look-alike
+        // letter), so the length is only reported for ASCII; otherwise the
+        // first character that is not a hex digit is.
+        if s.is_ascii() && s.len() != 2 * Digest::LEN {
             return Err(ParseDigestError::InvalidLength { len: s.len() });
         }
-        let nibble = |index: usize| -> Result<u8, ParseDigestError> {
+        if let Some((index, found)) = s.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+            return Err(ParseDigestError::InvalidDigit { index, found });
+        }
+        // 40 ASCII hex digits.
+        let nibble = |index: usize| {
             let byte = s.as_bytes()[index];
             match byte {
-                b'0'..=b'9' => Ok(byte - b'0'),
-                b'a'..=b'f' => Ok(byte - b'a' + 10),
-                b'A'..=b'F' => Ok(byte - b'A' + 10),
-                // ASCII, checked above: one byte is one character.
-                _ => Err(ParseDigestError::InvalidDigit {
-                    index,
-                    found: char::from(byte),
-                }),
+                b'0'..=b'9' => byte - b'0',
+                b'a'..=b'f' => byte - b'a' + 10,
+                _ => byte - b'A' + 10,
             }
         };
         let mut bytes = [0u8; Digest::LEN];
         for (i, byte) in bytes.iter_mut().enumerate() {
-            *byte = (nibble(2 * i)? << 4) | nibble(2 * i + 1)?;
+            *byte = (nibble(2 * i) << 4) | nibble(2 * i + 1);
         }
         Ok(Digest(bytes))
     }

@@ -45,6 +45,10 @@ fn parse_errors_say_what_is_wrong() {
         format!("{ABC}0").parse::<Digest>(),
         Err(ParseDigestError::InvalidLength { len: 41 })
     );
+    assert_eq!(
+        "a".parse::<Digest>().unwrap_err().to_string(),
+        "invalid SHA-1 digest: expected 40 hex digits, found 1 byte"
+    );
     assert!(format!("0x{}", &ABC[2..]).parse::<Digest>().is_err());
     let err = format!("{}z", &ABC[..39]).parse::<Digest>().unwrap_err();
     assert_eq!(
@@ -77,6 +81,9 @@ fn parse_errors_say_what_is_wrong() {
         (format!("{}\u{430}", &ABC[..3]), 3, '\u{430}'),
         (format!("{ABC}{ABC}\u{1F600}"), 80, '\u{1F600}'),
         ("\u{430}".to_owned(), 0, '\u{430}'),
+        // The first offending character, ASCII or not, whatever the length.
+        (format!("g{}\u{e9}", &ABC[..37]), 0, 'g'),
+        (format!("g{}\u{e9}", &ABC[..30]), 0, 'g'),
     ] {
         assert_eq!(
             text.parse::<Digest>(),
