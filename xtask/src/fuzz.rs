@@ -107,12 +107,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         return Ok(());
     };
     let targets: Vec<&Target> = match &only {
-        Some(name) => vec![
-            TARGETS
-                .iter()
-                .find(|t| t.name == name)
-                .ok_or_else(|| format!("unknown fuzz target `{name}`\n\n{USAGE}"))?,
-        ],
+        Some(name) => vec![target_named(name)?],
         None => TARGETS.iter().collect(),
     };
     let root = testkit::workspace_root();
@@ -168,7 +163,8 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             flag if flag.starts_with('-') => {
                 return Err(format!("unknown option `{flag}`\n\n{USAGE}"));
             }
-            name if target.is_none() => target = Some(name.to_owned()),
+            // Checked here, so that `no_such_target --help` is an error too.
+            name if target.is_none() => target = Some(target_named(name)?.name.to_owned()),
             extra => return Err(format!("unexpected argument `{extra}`\n\n{USAGE}")),
         }
     }
@@ -177,6 +173,14 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         keep,
         only: target,
     })
+}
+
+/// The fuzz target called `name`.
+fn target_named(name: &str) -> Result<&'static Target, String> {
+    TARGETS
+        .iter()
+        .find(|target| target.name == name)
+        .ok_or_else(|| format!("unknown fuzz target `{name}`\n\n{USAGE}"))
 }
 
 /// Installs the nightly toolchain and cargo-fuzz if they are missing.
@@ -645,9 +649,15 @@ mod tests {
         assert!(parse_args(&args(&["--seconds"])).is_err());
         assert!(parse_args(&args(&["--seconds", "0"])).is_err());
         assert!(parse_args(&args(&["--bogus"])).is_err());
-        assert!(parse_args(&args(&["a", "b"])).is_err());
-        // The whole line is checked before help is given.
+        let two = parse_args(&args(&["io_stream", "sha1_many"])).unwrap_err();
+        assert!(two.contains("unexpected argument `sha1_many`"), "{two}");
+        // The whole line is checked before help is given, target included.
         assert!(parse_args(&args(&["--bogus", "--help"])).is_err());
+        let unknown = parse_args(&args(&["no_such_target", "--help"])).unwrap_err();
+        assert!(
+            unknown.contains("unknown fuzz target `no_such_target`"),
+            "{unknown}"
+        );
         assert!(parse_args(&args(&["--help", "--seconds"])).is_err());
     }
 
