@@ -29,6 +29,13 @@ fn digest_hex_forms_round_trip() {
     assert_eq!(d.as_ref(), &bytes[..]);
     assert_eq!(Digest::from_bytes(bytes), d);
     assert_eq!(d.to_bytes(), bytes);
+    // Every byte value: every digit, in either case, in either nibble, not
+    // only the pairs the digests above happen to hold.
+    for byte in 0..=u8::MAX {
+        let d = Digest::from_bytes([byte; 20]);
+        assert_eq!(d.to_string().parse::<Digest>(), Ok(d), "{byte:#04x}");
+        assert_eq!(format!("{d:X}").parse::<Digest>(), Ok(d), "{byte:#04x}");
+    }
 }
 
 #[test]
