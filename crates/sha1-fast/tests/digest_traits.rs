@@ -167,7 +167,8 @@ fn hmac_reset_starts_over_with_the_same_key() {
 
 /// A hasher split into `Sha1Core` and its buffer after any prefix, the
 /// rest fed at the block level, gives the `sha1` crate's digest on every
-/// backend; split and joined again it is the same hasher.
+/// backend; split and joined again it is the same hasher; finalizing
+/// leaves the core as it was.
 #[test]
 fn the_block_level_core_on_every_backend() {
     let data = noise(11, 300);
@@ -195,6 +196,10 @@ fn the_block_level_core_on_every_backend() {
             let mut out = Output::<sha1_fast::Sha1Core>::default();
             core.finalize_fixed_core(&mut buffer, &mut out);
             assert_eq!(out.as_slice(), oracle(&data).as_ref(), "{context}");
+            // The core is left as it was: finalizing again gives the same.
+            let mut again = Output::<sha1_fast::Sha1Core>::default();
+            core.finalize_fixed_core(&mut buffer, &mut again);
+            assert_eq!(again, out, "{context}");
         }
     }
 }
