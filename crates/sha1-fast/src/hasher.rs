@@ -268,11 +268,12 @@ mod tests {
     }
 
     /// Split into RustCrypto's block-level core and joined again, a
-    /// hasher near the wrap keeps its byte count, and the core pads with it.
+    /// hasher near the wrap keeps its byte count, and the core pads with it;
+    /// a core taken past the wrap at the block level wraps as `update` does.
     #[cfg(feature = "digest")]
     #[test]
     fn the_block_level_parts_keep_the_byte_count_near_the_wrap() {
-        use digest::block_api::{CoreProxy, FixedOutputCore};
+        use digest::block_api::{CoreProxy, FixedOutputCore, UpdateCore};
 
         let mut hasher = Sha1::with_backend(Backend::Scalar).unwrap();
         hasher.len = 0u64.wrapping_sub(64);
@@ -284,6 +285,15 @@ mod tests {
         let (mut core, mut buffer) = (core, buffer);
         let mut out = digest::Output::<crate::Sha1Core>::default();
         core.finalize_fixed_core(&mut buffer, &mut out);
-        assert_eq!(out.as_slice(), hasher.finalize().as_ref());
+        assert_eq!(out.as_slice(), hasher.clone().finalize().as_ref());
+
+        // One more block makes 2^58 blocks, 2^64 bytes: 30 bytes after the wrap.
+        buffer.digest_blocks(&[6; 64], |blocks| core.update_blocks(blocks));
+        hasher.update(&[6; 64]);
+        core.finalize_fixed_core(&mut buffer, &mut out);
+        assert_eq!(out.as_slice(), hasher.clone().finalize().as_ref());
+        let joined = Sha1::compose(core, buffer);
+        assert_eq!((joined.len, joined.buffered), (30, 30));
+        assert_eq!(joined.finalize(), hasher.finalize());
     }
 }
