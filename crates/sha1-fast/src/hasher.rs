@@ -125,11 +125,13 @@ impl Sha1 {
     /// assert_eq!(hasher.finalize().to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
     /// ```
     #[must_use]
-    pub fn finalize(mut self) -> Digest {
-        let mut tail = Padded::EMPTY;
-        tail.fill(&self.buffer[..self.buffered], self.len);
-        self.backend.compress(&mut self.state, tail.blocks());
-        to_digest(self.state)
+    pub fn finalize(self) -> Digest {
+        finish(
+            self.state,
+            &self.buffer[..self.buffered],
+            self.len,
+            self.backend,
+        )
     }
 
     /// Forgets everything hashed so far; the backend is kept.
@@ -168,14 +170,30 @@ impl Sha1 {
         buffer[..tail.len()].copy_from_slice(tail);
         Sha1 {
             state,
-            len: blocks
-                .wrapping_mul(BLOCK as u64)
-                .wrapping_add(tail.len() as u64),
+            len: stream_len(blocks, tail.len()),
             buffer,
             buffered: tail.len(),
             backend,
         }
     }
+}
+
+/// The digest of a `len`-byte message (mod 2^64) whose whole blocks took
+/// the chaining value to `state` and whose last `len % 64` bytes are
+/// `tail`: the tail padded (FIPS 180-4 §5.1.1) and compressed. How
+/// [`Sha1::finalize`] and RustCrypto's `Sha1Core` end a stream.
+pub(crate) fn finish(mut state: [u32; 5], tail: &[u8], len: u64, backend: Backend) -> Digest {
+    let mut padded = Padded::EMPTY;
+    padded.fill(tail, len);
+    backend.compress(&mut state, padded.blocks());
+    to_digest(state)
+}
+
+/// The byte count (mod 2^64, as [`Sha1::update`] keeps it) of a stream
+/// that compressed `blocks` whole blocks and holds `tail` bytes more.
+#[cfg(feature = "digest")]
+pub(crate) fn stream_len(blocks: u64, tail: usize) -> u64 {
+    blocks.wrapping_mul(BLOCK as u64).wrapping_add(tail as u64)
 }
 
 /// Same as [`Sha1::new`].

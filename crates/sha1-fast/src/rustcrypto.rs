@@ -12,7 +12,7 @@
 //! The crate README's Features section has an example.
 
 use crate::consts::H0;
-use crate::pad::{Padded, to_digest};
+use crate::hasher::{finish, stream_len};
 use crate::{Backend, Sha1};
 use core::fmt;
 use digest::array::Array;
@@ -253,12 +253,8 @@ impl FixedOutputCore for Sha1Core {
     #[inline]
     fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
         let tail = buffer.get_data();
-        let len = self.blocks.wrapping_mul(64).wrapping_add(tail.len() as u64);
-        let mut padded = Padded::EMPTY;
-        padded.fill(tail, len);
-        let mut state = self.state;
-        self.backend.compress(&mut state, padded.blocks());
-        out.copy_from_slice(to_digest(state).as_ref());
+        let len = stream_len(self.blocks, tail.len());
+        out.copy_from_slice(finish(self.state, tail, len, self.backend).as_ref());
     }
 }
 
