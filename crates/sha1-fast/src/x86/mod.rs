@@ -33,6 +33,10 @@ macro_rules! detection_token {
 #[allow(unsafe_code)]
 pub(crate) mod avx2_lanes;
 #[allow(unsafe_code)]
+pub(crate) mod filter_avx512;
+#[allow(unsafe_code)] // only the tests' helper
+pub(crate) mod planes;
+#[allow(unsafe_code)]
 pub(crate) mod shani;
 #[allow(unsafe_code)]
 pub(crate) mod simd_schedule;
