@@ -28,7 +28,15 @@ fn a_bad_command_line_fails_and_says_why() {
 
 #[test]
 fn help_succeeds_for_every_command() {
-    for command in ["conformance", "bench", "fuzz", "cross", "miri", "msrv"] {
+    for command in [
+        "conformance",
+        "bench",
+        "ladder",
+        "fuzz",
+        "cross",
+        "miri",
+        "msrv",
+    ] {
         let output = xtask(&[command, "--help"]);
         assert!(output.status.success(), "{command} --help failed");
         let stdout = String::from_utf8_lossy(&output.stdout);
@@ -48,7 +56,15 @@ fn help_succeeds_for_every_command() {
 
 #[test]
 fn an_unknown_flag_is_an_error_even_beside_help() {
-    for command in ["conformance", "bench", "fuzz", "cross", "miri", "msrv"] {
+    for command in [
+        "conformance",
+        "bench",
+        "ladder",
+        "fuzz",
+        "cross",
+        "miri",
+        "msrv",
+    ] {
         let output = xtask(&[command, "--bogus", "--help"]);
         assert!(
             !output.status.success(),
