@@ -41,11 +41,22 @@ pub const STEPS: &[(&str, EncryptFn)] = &[
 
 type SBoxes = [[u32; 256]; 4];
 
+/// F's expression on S-boxes `$s` and word `$x`, written in place. Every
+/// step's F is this expression, so that F's form is no step's gain.
+macro_rules! f {
+    ($s:expr, $x:expr) => {{
+        let x: u32 = $x;
+        let [s0, s1, s2, s3] = $s;
+        (s0[(x >> 24) as usize].wrapping_add(s1[(x >> 16 & 0xFF) as usize])
+            ^ s2[(x >> 8 & 0xFF) as usize])
+            .wrapping_add(s3[(x & 0xFF) as usize])
+    }};
+}
+
 impl Blowfish {
     /// F as Schneier defines it.
     fn f(&self, x: u32) -> u32 {
-        let [a, b, c, d] = x.to_be_bytes().map(usize::from);
-        (self.s[0][a].wrapping_add(self.s[1][b]) ^ self.s[2][c]).wrapping_add(self.s[3][d])
+        f!(&self.s, x)
     }
 
     /// One block's words, input in, output out: the reference, which the
@@ -99,8 +110,7 @@ fn each_block(blocks: &mut [[u8; 8]], mut encrypt: impl FnMut(&mut [u32; 2])) {
 
 /// F given the S-boxes, for steps 3 and 4.
 fn f(s: &SBoxes, x: u32) -> u32 {
-    let [a, b, c, d] = x.to_be_bytes().map(usize::from);
-    (s[0][a].wrapping_add(s[1][b]) ^ s[2][c]).wrapping_add(s[3][d])
+    f!(s, x)
 }
 
 /// Step 3.
@@ -130,17 +140,6 @@ fn unrolled_once(cipher: &Blowfish, blocks: &mut [[u8; 8]]) {
         }
         *x = [x[1] ^ p[17], x[0] ^ p[16]];
     });
-}
-
-/// F's expression on S-boxes `$s` and word `$x`, written in place.
-macro_rules! f {
-    ($s:ident, $x:expr) => {{
-        let x = $x;
-        let [s0, s1, s2, s3] = $s;
-        (s0[(x >> 24) as usize].wrapping_add(s1[(x >> 16 & 0xFF) as usize])
-            ^ s2[(x >> 8 & 0xFF) as usize])
-            .wrapping_add(s3[(x & 0xFF) as usize])
-    }};
 }
 
 /// Step 5.
@@ -186,7 +185,7 @@ fn by_hand(cipher: &Blowfish, blocks: &mut [[u8; 8]]) {
 
 /// Step 6's rounds from the P indices, two rounds per pair.
 macro_rules! rounds {
-    ($p:ident, $s:ident, $l:ident, $r:ident; $($i:literal $j:literal)*) => {
+    ($p:ident, $s:expr, $l:ident, $r:ident; $($i:literal $j:literal)*) => {
         $(
             $r ^= f!($s, $l) ^ $p[$i];
             $l ^= f!($s, $r) ^ $p[$j];
