@@ -16,10 +16,11 @@ criterion's quick settings (those of `cargo xtask bench --quick`; under a
 minute for both), then prints each ladder as a table: every step's median
 time per block and its speed-up over the reference step and, for Blowfish,
 the speed-ups the 2007 JavaScript write-up measured for the same step on IE6
-and Firefox 2, with the `blowfish` crate as the last row; then a summary.
+and Firefox 2, with the `blowfish` crate as the last row; then a summary,
+and the tables each bench measured interleaved in the same run (every step
+timed in turn, round after round: steadier on a shared machine).
 
-  sha1       sha1-fast's scalar core, step by step (benches/benches/sha1_ladder.rs;
-             that bench also prints its own interleaved tables)
+  sha1       sha1-fast's scalar core, step by step (benches/benches/sha1_ladder.rs)
   blowfish   the write-up's own example (benches/benches/blowfish_ladder.rs)
 
 Options:
@@ -142,9 +143,9 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         if options.run {
             run.run(&criterion_args)?;
         }
-        results.push((ladder, run.collect(&run.list()?)?));
+        results.push((ladder, run.collect(&run.list()?)?, run.tables()));
     }
-    for (ladder, measurements) in results {
+    for (ladder, measurements, interleaved) in results {
         let groups = groups(&measurements);
         let group = groups
             .iter()
@@ -157,6 +158,15 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
             &table.rows,
         );
         println!("{}", table.summary);
+        // Criterion measures one function after another; on a shared
+        // machine the bench's interleaved medians are the steadier figures.
+        if let Some(text) = interleaved {
+            println!(
+                "\nThe same run's interleaved tables ({}):\n{}",
+                ladder.bench,
+                text.trim_end()
+            );
+        }
     }
     Ok(())
 }
