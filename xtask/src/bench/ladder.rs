@@ -150,7 +150,12 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         let group = groups
             .iter()
             .find(|g| g.name == ladder.group)
-            .ok_or_else(|| format!("no criterion results for {}", ladder.group))?;
+            .ok_or_else(|| {
+                format!(
+                    "no criterion results for {}; run `cargo xtask ladder {}` first",
+                    ladder.group, ladder.name
+                )
+            })?;
         let table = table(ladder, group)?;
         println!("\n{}", table.title);
         crate::table::print(
@@ -196,16 +201,17 @@ fn table(ladder: &Ladder, group: &Group<'_>) -> Result<Table, String> {
             group.name, m.function
         )),
     };
-    let reference = per_block(cells[0].1)?;
+    let reference = per_block(cells.first().ok_or("no steps measured")?.1)?;
     let seed_columns = !ladder.seed.is_empty();
     let mut rows = Vec::new();
     let mut best: Option<(&str, f64)> = None;
     let mut peer = None;
     for (i, &(function, m)) in cells.iter().enumerate() {
-        let speedup = reference / per_block(m)?;
+        let time = per_block(m)?;
+        let speedup = reference / time;
         let mut row = vec![
             function.to_owned(),
-            format_time(per_block(m)?),
+            format_time(time),
             format!("{speedup:.2}×"),
         ];
         if seed_columns {
