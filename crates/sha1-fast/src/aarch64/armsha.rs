@@ -30,19 +30,20 @@ use core::arch::aarch64::{
 };
 
 /// Independent messages in flight in [`ArmSha::digest_many`], their
-/// rounds interleaved group by group. The round instructions' latency is
-/// 2 to 4 cycles where published and one issues per cycle (docs/sha1.md),
-/// so four chains fill the unit on the slowest of them; the 32 vector
-/// registers hold four lanes' state, schedule and saved state with few
-/// spills. Not measured: no aarch64 machine was at hand.
-const LANES: usize = 4;
+/// rounds interleaved group by group. Where Arm publishes the figures
+/// (Cortex-A720: round instructions 4 cycles, every SHA instruction on one
+/// pipe at one a cycle), a block is 72 SHA instructions on that pipe but
+/// 80 cycles of round latency, so a second stream fills the pipe and a
+/// third would only wait; on Apple's M1 the unit is busy 132 cycles a
+/// block even for one stream, and lanes neither gain nor lose
+/// (docs/sha1.md). Not measured: no aarch64 machine was at hand.
+const LANES: usize = 2;
 
 /// Below this many busy lanes (when the messages have run out), each
-/// finishes alone. The kernel always steps all [`LANES`] (finished lanes
-/// hash a zero block), which costs about what one lane costs while the
-/// lanes are fewer than the unit can overlap; with one lane left, its own
-/// stream is as fast and wastes nothing.
-const MIN_LANES: usize = 2;
+/// finishes alone. With [`LANES`] as many, the kernel never hashes an
+/// idle lane's placeholder block, which would cost a throughput-bound
+/// pipe as much as a real one.
+const MIN_LANES: usize = LANES;
 
 detection_token! {
     /// Proof that the CPU has the SHA-1 instructions (Rust's `sha2`
