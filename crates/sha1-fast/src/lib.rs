@@ -10,6 +10,10 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// Before the backend modules, which use its macro.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[macro_use]
+mod token;
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod backend;

@@ -11,29 +11,15 @@
 /// it `cpufeatures` (`AT_HWCAP` on Linux and Android, always true on Apple
 /// targets, the compile-time features elsewhere); both cache the answer,
 /// and both are true at compile time when the build enables the features
-/// (as every Apple target does for `sha2`). `--cfg sha1_fast_force="none"`
-/// turns detection off, so tests can run the scalar fallback on any CPU.
+/// (as every Apple target does for `sha2`). See `token!` for the rest.
 macro_rules! detection_token {
     ($(#[$doc:meta])* $token:ident: $($feature:tt),+) => {
         #[cfg(not(feature = "std"))]
         cpufeatures::new!(hwcap, $($feature),+);
-
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug)]
-        pub(crate) struct $token(());
-
-        impl $token {
-            /// The token, if the CPU supports every feature this module
-            /// enables. Cheap after the first call.
-            #[inline]
-            pub(crate) fn detect() -> Option<$token> {
-                #[cfg(feature = "std")]
-                let present = $(std::arch::is_aarch64_feature_detected!($feature))&&+;
-                #[cfg(not(feature = "std"))]
-                let present = hwcap::get();
-                (!cfg!(sha1_fast_force = "none") && present).then_some($token(()))
-            }
-        }
+        #[cfg(feature = "std")]
+        token!($(#[$doc])* $token, $(std::arch::is_aarch64_feature_detected!($feature))&&+);
+        #[cfg(not(feature = "std"))]
+        token!($(#[$doc])* $token, hwcap::get());
     };
 }
 
