@@ -313,19 +313,21 @@ impl Backend {
         }
     }
 
-    /// The backend the build or the environment asks for, if any.
+    /// The backend the build or the environment asks for, if any; a
+    /// backend this build does not have (`armsha` on x86-64, say) asks
+    /// for [`Backend::Scalar`], as an unknown name in the variable does.
     fn forced() -> Option<Backend> {
         if cfg!(sha1_fast_force = "scalar") || cfg!(sha1_fast_force = "none") {
             return Some(Backend::Scalar);
         }
         if cfg!(sha1_fast_force = "shani") {
-            return Backend::from_name("shani");
+            return Backend::from_name("shani").or(Some(Backend::Scalar));
         }
         if cfg!(sha1_fast_force = "simd") {
-            return Backend::from_name("simd");
+            return Backend::from_name("simd").or(Some(Backend::Scalar));
         }
         if cfg!(sha1_fast_force = "armsha") {
-            return Backend::from_name("armsha");
+            return Backend::from_name("armsha").or(Some(Backend::Scalar));
         }
         #[cfg(feature = "std")]
         return Backend::forced_by_variable(std::env::var_os(FORCE_VAR).as_deref());
