@@ -269,10 +269,13 @@ mod buffered {
         ///
         /// Returns `Ok(Some(payload))` and removes the frame (length prefix
         /// and payload) from `src`, or `Ok(None)` when `src` does not hold a
-        /// whole frame yet: then nothing is consumed and `src` has been
-        /// reserved room for the rest of the frame (for at most 64 KiB of
-        /// it, so that an announced length costs memory only as its bytes
-        /// arrive), so the caller can read into it and call again.
+        /// whole frame yet: then nothing is consumed, and a full `src` is
+        /// reserved room for the rest of the frame, up to 64 KiB of it, so
+        /// the caller can read into it and call again. An announced length
+        /// costs memory only as its bytes arrive: the decoder's own
+        /// reservations hold `src` within 64 KiB of the bytes received, or
+        /// twice them past 64 KiB (`BytesMut` grows a full buffer by
+        /// doubling).
         ///
         /// # Errors
         ///
@@ -310,7 +313,11 @@ mod buffered {
             let len = checked_len(len, header, self.max_frame_len)?;
             let total = header + len;
             if src.len() < total {
-                src.reserve((total - src.len()).min(RESERVE_AHEAD));
+                // Only into a full buffer: topping up one that has room
+                // left would make `BytesMut` double it.
+                if src.len() == src.capacity() {
+                    src.reserve((total - src.len()).min(RESERVE_AHEAD));
+                }
                 return Ok(None);
             }
             let mut frame = src.split_to(total);

@@ -320,6 +320,53 @@ fn an_incomplete_frame_reserves_the_rest_up_to_64_kib() {
     );
 }
 
+/// The decoder's read-ahead stays within 64 KiB of the bytes received
+/// while it is called again and again on a frame that arrives slowly: it
+/// reserves only when the buffer is full, so a second call cannot make
+/// `BytesMut` double a buffer it had already given 64 KiB of room (99
+/// bytes received once left a capacity of 131,270).
+#[test]
+fn repeated_calls_keep_the_read_ahead_within_64_kib() {
+    const AHEAD: usize = 64 * 1024;
+    let decoder = FrameDecoder::new();
+    let mut src = BytesMut::from(&header(1 << 20)[..]);
+    assert_eq!(decoder.decode(&mut src), Ok(None));
+    let ahead = src.capacity() - src.len();
+    assert!((AHEAD..AHEAD + 64).contains(&ahead), "{ahead} bytes ahead");
+    src.extend_from_slice(&[0xAB; 99][src.len()..]); // 99 bytes received
+    assert_eq!(src.len(), 99);
+    assert_eq!(decoder.decode(&mut src), Ok(None));
+    assert!(
+        src.capacity() <= 99 + AHEAD + 64,
+        "capacity {} for 99 bytes received",
+        src.capacity()
+    );
+    // A frame arriving in pieces of every size, decoded after each: the
+    // buffer holds what arrived plus at most 64 KiB, or twice what arrived
+    // once that is past 64 KiB (`BytesMut` grows by doubling when full).
+    let prefix = header(1 << 20);
+    let total = prefix.len() + (1 << 20);
+    for piece in [1, 7, 1000, 40_000, 70_000] {
+        let mut src = BytesMut::from(&prefix[..]);
+        let mut frame = None;
+        while frame.is_none() {
+            frame = decoder.decode(&mut src).unwrap();
+            let len = src.len();
+            let bound = (len + AHEAD).max(2 * len) + 64;
+            assert!(
+                src.capacity() <= bound,
+                "piece {piece}: capacity {} at {len}",
+                src.capacity()
+            );
+            if frame.is_none() {
+                let rest = (total - len).min(piece);
+                src.extend_from_slice(&vec![0xCD; rest]);
+            }
+        }
+        assert_eq!(frame.unwrap().len(), 1 << 20);
+    }
+}
+
 /// After an error the iterator stops: the bytes after a refused prefix are
 /// payload, and read as frames they would be garbage.
 #[test]
