@@ -43,7 +43,9 @@ pub use bijou_core::{BatchDecodeError, Bijou, DecodeError, EncodeError, Encoded,
 #[cfg(feature = "bytes")]
 pub use buf::{BufExt, BufMutExt};
 #[cfg(feature = "tokio")]
-pub use codec::{FrameCodec, ValueCodec};
+pub use codec::ValueCodec;
+#[cfg(feature = "tokio")]
+pub use frame::FrameCodec;
 pub use frame::{DEFAULT_MAX_FRAME_LEN, FrameError};
 #[cfg(feature = "bytes")]
 pub use frame::{FrameDecoder, FrameEncoder};
