@@ -1,7 +1,7 @@
 //! `std::io::Read` and `std::io::Write` extensions.
 
 use std::fmt;
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind, IoSlice, Read, Write};
 
 use bijou_core::{Bijou, DecodeError, MAX_ENCODED_LEN};
 use thiserror::Error;
@@ -261,7 +261,7 @@ pub trait WriteExt: Write {
     #[inline]
     fn write_bijou<T: Bijou>(&mut self, value: T) -> io::Result<usize> {
         let encoded = value.encoded();
-        write_item(self, &[&encoded], Transfer::WriteValue)?;
+        write_item(self, &encoded, &[], Transfer::WriteValue)?;
         Ok(encoded.len())
     }
 
@@ -487,44 +487,72 @@ pub(crate) fn read_some<R: Read + ?Sized>(reader: &mut R, out: &mut [u8]) -> io:
     Ok(read.min(out.len()))
 }
 
-/// One `write` of the non-empty `bytes`, retrying `Interrupted`: how many
-/// the writer took (at most `bytes.len()`, even from a writer that claims
-/// more), and `WriteZero` when it took none, as `write_all` reports it.
-#[inline]
-fn write_some<W: Write + ?Sized>(writer: &mut W, bytes: &[u8]) -> io::Result<usize> {
-    match retrying_interrupted(|| writer.write(bytes))? {
-        0 => Err(io::Error::new(
-            ErrorKind::WriteZero,
-            "failed to write whole buffer",
-        )),
-        written => Ok(written.min(bytes.len())),
-    }
-}
+/// How many slices [`write_item`] hands the writer at once.
+const WRITE_WINDOW: usize = 8;
 
-/// Writes `parts` one after the other as one value (an encoding; a frame's
-/// length prefix and payload), as `write_all` would, but counting what
+/// Writes `prefix`, then `parts`, as one value (an encoding; a frame's
+/// length prefix and payload), as `write_all` would (`Interrupted` is
+/// retried, a writer that takes nothing is `WriteZero`), but counting what
 /// went through: an error after the first byte is a [`MidValueError`].
-#[inline]
+///
+/// Several slices go out through one `write_vectored` call, up to
+/// [`WRITE_WINDOW`] at a time, so a frame's pieces are never copied
+/// together; a single slice goes through `write`. A writer that claims
+/// more than it was given is held to what it was given.
 pub(crate) fn write_item<W: Write + ?Sized>(
     writer: &mut W,
+    prefix: &[u8],
     parts: &[&[u8]],
     transfer: Transfer,
 ) -> io::Result<()> {
-    let len = parts.iter().map(|part| part.len()).sum();
+    let len = prefix.len() + parts.iter().map(|part| part.len()).sum::<usize>();
+    let mut pending = core::iter::once(prefix)
+        .chain(parts.iter().copied())
+        .filter(|part| !part.is_empty());
+    let mut window = [IoSlice::new(&[]); WRITE_WINDOW];
+    let mut filled = 0;
     let mut written = 0;
-    for part in parts {
-        let mut rest = *part;
-        while !rest.is_empty() {
-            match write_some(writer, rest) {
-                Ok(taken) => {
-                    rest = &rest[taken..];
-                    written += taken;
+    loop {
+        for slot in &mut window[filled..] {
+            let Some(part) = pending.next() else { break };
+            *slot = IoSlice::new(part);
+            filled += 1;
+        }
+        if filled == 0 {
+            return Ok(());
+        }
+        let offered: usize = window[..filled].iter().map(|slice| slice.len()).sum();
+        let result = retrying_interrupted(|| match filled {
+            1 => writer.write(&window[0]),
+            _ => writer.write_vectored(&window[..filled]),
+        });
+        let mut taken = match result {
+            Ok(0) => Err(io::Error::new(
+                ErrorKind::WriteZero,
+                "failed to write whole buffer",
+            )),
+            Ok(taken) => Ok(taken.min(offered)),
+            Err(error) => Err(error),
+        }
+        .map_err(|error| error_at(error, written, len, transfer))?;
+        written += taken;
+        // Drop the slices written whole, and cut into the first one left.
+        let done = window[..filled]
+            .iter()
+            .take_while(|slice| {
+                let whole = slice.len() <= taken;
+                if whole {
+                    taken -= slice.len();
                 }
-                Err(error) => return Err(error_at(error, written, len, transfer)),
-            }
+                whole
+            })
+            .count();
+        window.copy_within(done..filled, 0);
+        filled -= done;
+        if taken > 0 {
+            window[0].advance(taken);
         }
     }
-    Ok(())
 }
 
 /// Reads one byte, retrying `Interrupted`; `None` at end of stream.

@@ -302,10 +302,37 @@ impl FrameEncoder {
     /// assert!(dst.is_empty());
     /// ```
     pub fn encode(&self, payload: &[u8], dst: &mut BytesMut) -> Result<(), FrameError> {
-        let len = checked_payload_len(payload.len(), self.max_frame_len)?;
-        dst.reserve(len.encoded_len() + payload.len());
+        self.encode_vectored(&[payload], dst)
+    }
+
+    /// Appends one frame whose payload is `parts`, one after another, to
+    /// `dst`: [`encode`](Self::encode) for a payload in pieces, without
+    /// joining them first.
+    ///
+    /// # Errors
+    ///
+    /// [`FrameError::PayloadTooLarge`] when the parts together are longer
+    /// than `max_frame_len`; nothing is written then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::{FrameDecoder, FrameEncoder};
+    /// use bytes::BytesMut;
+    ///
+    /// let mut dst = BytesMut::new();
+    /// FrameEncoder::new().encode_vectored(&[b"head:", b"body"], &mut dst)?;
+    /// assert_eq!(FrameDecoder::new().decode(&mut dst)?.as_deref(), Some(&b"head:body"[..]));
+    /// # Ok::<(), bijou_io::FrameError>(())
+    /// ```
+    pub fn encode_vectored(&self, parts: &[&[u8]], dst: &mut BytesMut) -> Result<(), FrameError> {
+        let len = checked_payload_len(parts, self.max_frame_len)?;
+        // checked_payload_len made the payload's length fit `usize`.
+        dst.reserve(len.encoded_len() + len as usize);
         dst.put_bijou(len);
-        dst.put_slice(payload);
+        for part in parts {
+            dst.put_slice(part);
+        }
         Ok(())
     }
 }

@@ -547,9 +547,41 @@ impl<W: Write> FrameWriter<W> {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn write_frame(&mut self, payload: &[u8]) -> io::Result<()> {
-        let len = checked_payload_len(payload.len(), self.max_frame_len)?;
-        let prefix = len.encoded();
-        write_item(&mut self.inner, &[&prefix, payload], Transfer::WriteFrame)
+        self.write_frame_vectored(&[payload])
+    }
+
+    /// Writes one frame whose payload is `parts`, one after another:
+    /// [`write_frame`](Self::write_frame) for a payload in pieces (a
+    /// header and a body, say), without copying them together.
+    ///
+    /// The length prefix and the parts go to the writer through
+    /// [`Write::write_vectored`], several slices a call, so a socket sees
+    /// one `writev` rather than one write per piece (a writer without its
+    /// own `write_vectored` takes one slice a call, which is still
+    /// correct). Partial writes are resumed where they stopped, inside a
+    /// part or between two.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_frame`](Self::write_frame), for the parts' total length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::FrameWriter;
+    ///
+    /// let mut writer = FrameWriter::new(Vec::new());
+    /// let body = [7u8; 300];
+    /// writer.write_frame_vectored(&[b"id=1;", &body])?;
+    /// let wire = writer.into_inner();
+    /// assert_eq!(&wire[..2], &[0xF8, 0x39]); // 305 bytes of payload
+    /// assert_eq!(&wire[2..7], b"id=1;");
+    /// assert_eq!(wire.len(), 2 + 305);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn write_frame_vectored(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        let len = checked_payload_len(parts, self.max_frame_len)?;
+        write_item(&mut self.inner, &len.encoded(), parts, Transfer::WriteFrame)
     }
 
     /// Flushes the wrapped writer.

@@ -158,14 +158,22 @@ fn payload_len(len: usize) -> u64 {
     u64::try_from(len).unwrap_or(u64::MAX)
 }
 
-/// The header value for a payload of `len` bytes, or the error an encoder
-/// returns when it is longer than `max` (the encoders' one limit check).
+/// The header value for a payload made of `parts`, or the error an
+/// encoder returns when it is longer than `max` (the encoders' one limit
+/// check). Parts whose lengths add up past `usize` (the same memory given
+/// many times on a 32-bit target) are too large, with `len` `usize::MAX`.
 #[cfg(any(feature = "bytes", feature = "std"))]
-fn checked_payload_len(len: usize, max: usize) -> Result<u64, FrameError> {
-    if len > max {
-        return Err(FrameError::PayloadTooLarge { len, max });
+fn checked_payload_len(parts: &[&[u8]], max: usize) -> Result<u64, FrameError> {
+    let len = parts
+        .iter()
+        .try_fold(0usize, |sum, part| sum.checked_add(part.len()));
+    match len {
+        Some(len) if len <= max => Ok(payload_len(len)),
+        len => Err(FrameError::PayloadTooLarge {
+            len: len.unwrap_or(usize::MAX),
+            max,
+        }),
     }
-    Ok(payload_len(len))
 }
 
 /// How much the decoders reserve ahead for a frame's payload at most (a
