@@ -354,7 +354,7 @@ impl<W: Write + ?Sized> WriteExt for W {}
 /// assert!(error.get_ref().and_then(|e| e.downcast_ref::<MidValueError>()).is_none());
 /// ```
 #[derive(Debug, Error)]
-#[error("{transfer} failed after {transferred} of its {len} bytes: {}", .transfer.consequence())]
+#[error("{transfer} failed after {transferred} of its {len} bytes; {}", .transfer.consequence())]
 pub struct MidValueError {
     /// How many of the value's bytes went through before the error: were
     /// read, or were taken by the writer.
@@ -391,23 +391,11 @@ impl fmt::Display for Transfer {
 }
 
 impl Transfer {
-    /// Where that leaves the stream, and what to do instead.
+    /// Where that leaves the stream.
     fn consequence(self) -> &'static str {
         match self {
-            Transfer::ReadValue => {
-                "the stream is no longer at a value boundary and those bytes are lost; read \
-                 non-blocking input through a StreamDecoder, which keeps a partial value"
-            }
-            Transfer::WriteValue => {
-                "the output is no longer at a value boundary and the rest of the value was not \
-                 written; for a non-blocking sink, encode into your own buffer with BufMutExt \
-                 and write that out"
-            }
-            Transfer::WriteFrame => {
-                "the output is no longer at a frame boundary and the rest of the frame was not \
-                 written; for a non-blocking sink, encode into your own buffer with \
-                 FrameEncoder and write that out"
-            }
+            Transfer::ReadValue => "the stream is out of step",
+            Transfer::WriteValue | Transfer::WriteFrame => "the output is out of step",
         }
     }
 }

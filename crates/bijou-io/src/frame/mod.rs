@@ -44,10 +44,10 @@ pub enum FrameError {
     /// `max_frame_len` (or `usize`). Nothing was allocated, and a
     /// [`FrameDecoder`] consumed nothing (a [`FrameReader`] has read the
     /// length prefix); the stream cannot be resynchronised without
-    /// trusting the length, so close it.
+    /// trusting the length, so close it (or raise `max_frame_len`, if the
+    /// peer is trusted).
     #[error(
-        "incoming frame announces {len} {}, over the limit of {max} {}; raise \
-         max_frame_len if the peer is trusted, otherwise close the connection",
+        "incoming frame of {len} {} is over the limit of {max} {}",
         bytes(*.len),
         bytes(*.max)
     )]
@@ -60,10 +60,10 @@ pub enum FrameError {
         max: usize,
     },
     /// Encoding: the payload is longer than `max_frame_len`, so the peer
-    /// would refuse the frame; nothing was written.
+    /// would refuse the frame; nothing was written. Split the payload, or
+    /// raise `max_frame_len` on both ends.
     #[error(
-        "payload of {len} {} is over the frame limit of {max} {}; split it, or raise \
-         max_frame_len on both ends",
+        "payload of {len} {} is over the frame limit of {max} {}",
         bytes(*.len),
         bytes(*.max)
     )]
@@ -74,13 +74,9 @@ pub enum FrameError {
         max: usize,
     },
     /// The stream ended inside a frame: the peer stopped mid-frame, or the
-    /// stream was cut. The message cannot tell whether `needed` counts the
-    /// whole frame or only its length prefix, so it names both.
-    #[error(
-        "stream ended inside a frame: {available} of its bytes arrived, short of the {needed} \
-         that complete the frame (or its length prefix, when the cut fell inside that); the \
-         peer stopped mid-frame or the stream was cut"
-    )]
+    /// stream was cut. `needed` counts the whole frame, or only its length
+    /// prefix when the cut fell inside that.
+    #[error("stream ended inside a frame: {needed} {} needed, {available} arrived", bytes(*.needed))]
     Truncated {
         /// The frame's length in bytes, length prefix included; when the
         /// prefix itself was cut, the prefix's length (all that is known).

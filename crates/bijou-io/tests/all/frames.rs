@@ -442,11 +442,9 @@ fn a_cut_length_prefix_is_not_reported_as_the_frame_length() {
             available: 1
         }
     );
-    let message = error.to_string();
-    assert!(!message.contains("its 9 bytes"), "{message}");
-    assert!(
-        message.contains("short of the 9 that complete the frame (or its length prefix"),
-        "{message}"
+    assert_eq!(
+        error.to_string(),
+        "stream ended inside a frame: 9 bytes needed, 1 arrived"
     );
 }
 
@@ -607,9 +605,7 @@ fn a_mid_frame_write_error_explains_itself() {
     let error = writer.write_frame(b"hi").unwrap_err();
     assert_eq!(
         error.to_string(),
-        "writing a frame failed after 1 of its 3 bytes: the output is no longer at a frame \
-         boundary and the rest of the frame was not written; for a non-blocking sink, encode \
-         into your own buffer with FrameEncoder and write that out"
+        "writing a frame failed after 1 of its 3 bytes; the output is out of step"
     );
 }
 
@@ -684,14 +680,20 @@ fn frame_error_messages_are_complete_and_not_repeated() {
 
     let incoming = FrameError::FrameTooLarge { len: 9, max: 1 };
     let message = incoming.to_string();
-    assert!(message.contains("announces 9 bytes") && message.contains("limit of 1 byte;"));
-    assert!(message.contains("close the connection"), "{message}");
+    assert_eq!(
+        message,
+        "incoming frame of 9 bytes is over the limit of 1 byte"
+    );
     let outgoing = FrameError::PayloadTooLarge { len: 9, max: 1 }.to_string();
-    assert!(outgoing.contains("payload of 9 bytes") && outgoing.contains("limit of 1 byte;"));
-    assert!(outgoing.contains("split it"), "{outgoing}");
-    assert!(!outgoing.contains("connection"), "{outgoing}");
+    assert_eq!(
+        outgoing,
+        "payload of 9 bytes is over the frame limit of 1 byte"
+    );
     let one_byte_over = FrameError::PayloadTooLarge { len: 1, max: 0 }.to_string();
-    assert!(one_byte_over.starts_with("payload of 1 byte is over the frame limit of 0 bytes"));
+    assert_eq!(
+        one_byte_over,
+        "payload of 1 byte is over the frame limit of 0 bytes"
+    );
 
     let cut = FrameError::Truncated {
         needed: 6,
@@ -699,9 +701,7 @@ fn frame_error_messages_are_complete_and_not_repeated() {
     };
     assert_eq!(
         cut.to_string(),
-        "stream ended inside a frame: 4 of its bytes arrived, short of the 6 that complete \
-         the frame (or its length prefix, when the cut fell inside that); the peer stopped \
-         mid-frame or the stream was cut"
+        "stream ended inside a frame: 6 bytes needed, 4 arrived"
     );
     let decode = FrameError::Decode(DecodeError::Overflow);
     assert!(
