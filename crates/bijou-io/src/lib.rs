@@ -27,6 +27,8 @@ macro_rules! with_widths {
     };
 }
 
+#[cfg(feature = "tokio")]
+mod async_io;
 #[cfg(feature = "bytes")]
 mod buf;
 #[cfg(feature = "tokio")]
@@ -40,6 +42,8 @@ mod stream;
 // no bijou-core dependency of their own.
 pub use bijou_core::{BatchDecodeError, Bijou, DecodeError, EncodeError, Encoded, MAX_ENCODED_LEN};
 
+#[cfg(feature = "tokio")]
+pub use async_io::{AsyncReadBijouExt, AsyncWriteBijouExt, ReadBijou, TryReadBijou, WriteBijou};
 #[cfg(feature = "bytes")]
 pub use buf::{BufExt, BufMutExt};
 #[cfg(feature = "tokio")]

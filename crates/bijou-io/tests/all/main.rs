@@ -1,7 +1,10 @@
 //! The bijou-io integration suite, one binary: buffer shapes, std io,
 //! the stream decoder, frames (and frames written from several slices),
-//! and (feature `tokio`) the codecs.
+//! and (feature `tokio`) the
+//! async extensions and the codecs.
 
+#[cfg(feature = "tokio")]
+mod async_io;
 mod buf_shapes;
 mod common;
 mod frames;
