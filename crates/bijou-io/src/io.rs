@@ -8,57 +8,14 @@ use thiserror::Error;
 
 /// Stamps out `read_<width>` and `try_read_<width>` for every width.
 macro_rules! read_ext_named {
-    ($($name:ident: $ty:ty = $example:literal => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
-        #[doc = concat!("Reads exactly one `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")): shorthand for [`read_bijou::<", stringify!($ty), ">()`](Self::read_bijou).")]
-        ///
-        /// The stream advances by the value's bytes only.
-        ///
-        /// # Errors
-        ///
-        /// As [`read_bijou`](Self::read_bijou): `UnexpectedEof` when the
-        /// stream ends before or inside the value, `InvalidData` on overflow,
-        /// and the reader's own errors (`Interrupted` is retried; one after
-        /// the value's first byte comes as a [`MidValueError`]).
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::{ReadExt, WriteExt};
-        ///
-        /// let mut wire = Vec::new();
-        #[doc = concat!("wire.", stringify!($write), "(", stringify!($example), ")?;")]
-        /// let mut reader = &wire[..];
-        #[doc = concat!("assert_eq!(reader.", stringify!($read), "()?, ", stringify!($example), ");")]
-        /// # Ok::<(), std::io::Error>(())
-        /// ```
+    ($($name:ident: $ty:ty => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
+        #[doc = concat!("[`read_bijou::<", stringify!($ty), ">()`](Self::read_bijou) for [`", stringify!($name), "`](bijou_core::", stringify!($name), "), the width in the name.")]
         #[inline]
         fn $read(&mut self) -> io::Result<$ty> {
             self.read_bijou()
         }
 
-        #[doc = concat!("Reads one `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")), or `None` at a clean end of stream: shorthand for [`try_read_bijou::<", stringify!($ty), ">()`](Self::try_read_bijou).")]
-        ///
-        /// The stream advances by the value's bytes only.
-        ///
-        /// # Errors
-        ///
-        /// As [`try_read_bijou`](Self::try_read_bijou): `UnexpectedEof` when
-        /// the stream ends inside the value, `InvalidData` on overflow, and
-        /// the reader's own errors (`Interrupted` is retried; one after the
-        /// value's first byte comes as a [`MidValueError`]).
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::{ReadExt, WriteExt};
-        ///
-        /// let mut wire = Vec::new();
-        #[doc = concat!("wire.", stringify!($write), "(", stringify!($example), ")?;")]
-        /// let mut reader = &wire[..];
-        #[doc = concat!("assert_eq!(reader.", stringify!($try_read), "()?, Some(", stringify!($example), "));")]
-        #[doc = concat!("assert_eq!(reader.", stringify!($try_read), "()?, None);")]
-        /// # Ok::<(), std::io::Error>(())
-        /// ```
+        #[doc = concat!("[`try_read_bijou::<", stringify!($ty), ">()`](Self::try_read_bijou) for [`", stringify!($name), "`](bijou_core::", stringify!($name), "), the width in the name.")]
         #[inline]
         fn $try_read(&mut self) -> io::Result<Option<$ty>> {
             self.try_read_bijou()
@@ -68,25 +25,8 @@ macro_rules! read_ext_named {
 
 /// Stamps out `write_<width>` for every width.
 macro_rules! write_ext_named {
-    ($($name:ident: $ty:ty = $example:literal => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
-        #[doc = concat!("Writes the encoding of a `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")) and returns its length: shorthand for [`write_bijou`](Self::write_bijou).")]
-        ///
-        /// # Errors
-        ///
-        /// As [`write_bijou`](Self::write_bijou): the writer's error, as is
-        /// before the encoding's first byte went out, as a [`MidValueError`]
-        /// after it.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::WriteExt;
-        ///
-        /// let mut wire = Vec::new();
-        #[doc = concat!("let len = wire.", stringify!($write), "(", stringify!($example), ")?;")]
-        /// assert_eq!(len, wire.len());
-        /// # Ok::<(), std::io::Error>(())
-        /// ```
+    ($($name:ident: $ty:ty => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
+        #[doc = concat!("[`write_bijou::<", stringify!($ty), ">(value)`](Self::write_bijou) for [`", stringify!($name), "`](bijou_core::", stringify!($name), "), the width in the name.")]
         #[inline]
         fn $write(&mut self, value: $ty) -> io::Result<usize> {
             self.write_bijou(value)
@@ -111,6 +51,11 @@ macro_rules! write_ext_named {
 /// the first byte is returned as is, and retrying then is safe. When input
 /// arrives in pieces that must not be lost (a non-blocking source), push
 /// them through a [`StreamDecoder`](crate::StreamDecoder) instead.
+///
+/// The generic [`read_bijou`](Self::read_bijou) and
+/// [`try_read_bijou`](Self::try_read_bijou) serve all six widths; the named
+/// ones (`read_bijou64`, `try_read_bijou32s`, …) are shorthands for them.
+/// [Names](crate#names) says why both exist and what `try_` means.
 ///
 /// # Examples
 ///
@@ -224,6 +169,10 @@ impl<R: Read + ?Sized> ReadExt for R {}
 /// before the first byte is returned as is, and retrying then is safe. For
 /// a non-blocking sink, encode into your own buffer
 /// ([`BufMutExt`](crate::BufMutExt)) and write that out.
+///
+/// The generic [`write_bijou`](Self::write_bijou) serves all six widths;
+/// the named methods (`write_bijou64`, …) are shorthands for it.
+/// [Names](crate#names) says why both exist.
 ///
 /// # Examples
 ///
