@@ -1,4 +1,10 @@
 //! Length-delimited frames: a bijou64 payload length, then the payload.
+//!
+//! This module holds what every frame type shares: [`FrameError`], the
+//! limit checks each way, and the read-ahead bound. The types live beside
+//! it by the I/O they serve: `buffered` (`BytesMut`: [`FrameDecoder`],
+//! [`FrameEncoder`] and their `tokio_util` impls), `io` (`std::io`:
+//! [`FrameReader`], [`FrameWriter`]) and `codec` ([`FrameCodec`]).
 
 use bijou_core::DecodeError;
 use thiserror::Error;
