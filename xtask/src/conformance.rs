@@ -4,7 +4,7 @@
 use sha1_fast::{Backend, Digest, Sha1};
 use std::io::Write as _;
 use std::time::{Duration, Instant};
-use testkit::vectors::{BijouCase, HashCase, RepeatCase, VectorError};
+use testkit::vectors::{BijouCase, CollisionCase, HashCase, RepeatCase, VectorError};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask conformance [--long] [--exhaustive]
@@ -13,7 +13,9 @@ Runs every vector file under vectors/ (bijou vectors for every width; NIST
 SHA-1 ShortMsg/LongMsg and the FIPS examples on every SHA-1 backend this CPU
 supports, each through a streaming Sha1, the backend's one-shot digest and
 one digest_many call over the file (the 1 GiB vector of --long only
-streamed), and through the default one-shot `digest`) and prints a table:
+streamed), and through the default one-shot `digest`; the published SHA-1
+collisions through collision-detecting SHA-1 on every backend, whole and in
+pieces, in both detection modes, and with one bit flipped) and prints a table:
 suite, cases, passed, failed, time. Exits non-zero on any failure, naming
 each failing case (input, expected, got), and on any missing or malformed
 vector file.
@@ -359,6 +361,77 @@ fn sha1_repeat_suites(relative: &str, label: &str, backends: &[Backend], long: b
     suites
 }
 
+/// `checked::Sha1` on `backend`, checked to be on it, in the given mode.
+fn checked_on(backend: Backend, reduced_round: bool) -> Result<sha1_fast::checked::Sha1, String> {
+    sha1_fast::checked::Sha1::with_backend(backend)
+        .filter(|hasher| hasher.backend() == backend)
+        .map(|hasher| hasher.detect_reduced_round(reduced_round))
+        .ok_or_else(|| format!("no checked::Sha1 on the {backend} backend"))
+}
+
+/// One colliding file on `backend`: flagged with both digests right, fed
+/// whole and in 1-, 63- and 4096-byte pieces, in both detection modes; and
+/// with one bit flipped in its second block, plain SHA-1 and no error.
+fn check_collision(case: &CollisionCase, backend: Backend) -> Result<(), String> {
+    for (reduced_round, mitigated) in [
+        (false, &case.mitigated),
+        (true, &case.mitigated_reduced_round),
+    ] {
+        for piece in [case.data.len().max(1), 1, 63, 4096] {
+            let mut hasher = checked_on(backend, reduced_round)?;
+            case.data.chunks(piece).for_each(|p| hasher.update(p));
+            let what = format!(
+                "{} (reduced round: {reduced_round}, {piece}-byte pieces)",
+                case.file
+            );
+            let found = hasher
+                .finalize()
+                .err()
+                .ok_or_else(|| format!("{what}: no collision detected"))?;
+            compare(&format!("{what}, plain"), None, &case.plain, found.digest())?;
+            compare(
+                &format!("{what}, mitigated"),
+                None,
+                mitigated,
+                found.mitigated(),
+            )?;
+        }
+    }
+    let mut flipped = case.data.clone();
+    flipped[100] ^= 1;
+    let mut hasher = checked_on(backend, false)?;
+    hasher.update(&flipped);
+    match hasher.finalize() {
+        Ok(digest) => compare(
+            &format!("{}, one bit flipped", case.file),
+            None,
+            &sha1_fast::digest(&flipped).to_bytes(),
+            digest,
+        ),
+        Err(found) => Err(format!(
+            "{}, one bit flipped: flagged as {found}",
+            case.file
+        )),
+    }
+}
+
+/// A suite per backend for a collisions manifest.
+fn collision_suites(relative: &str, label: &str, backends: &[Backend]) -> Vec<Suite> {
+    match testkit::vectors::load_collisions(relative) {
+        Ok(cases) => backends
+            .iter()
+            .map(|&backend| {
+                Suite::run(
+                    &format!("sha1 {label} on {backend}"),
+                    &cases,
+                    |case: &CollisionCase| check_collision(case, backend),
+                )
+            })
+            .collect(),
+        Err(error) => vec![Suite::unloadable(&format!("sha1 {label}"), error)],
+    }
+}
+
 /// Every listed vector file through the suites of its format, so a file
 /// in `testkit::vectors::FILES` cannot go unrun.
 fn file_suites(long: bool) -> Vec<Suite> {
@@ -376,6 +449,9 @@ fn file_suites(long: bool) -> Vec<Suite> {
     }
     for f in files(Format::Repeat) {
         suites.extend(sha1_repeat_suites(f.path, f.name, &backends, long));
+    }
+    for f in files(Format::Collisions) {
+        suites.extend(collision_suites(f.path, f.name, &backends));
     }
     suites
 }

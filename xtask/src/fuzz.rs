@@ -26,7 +26,7 @@ reproduce it are printed. Full logs are kept in fuzz/target/xtask-logs/.
 Installs the nightly toolchain and cargo-fuzz when they are missing.
 
 Targets: bijou_decode, bijou_roundtrip, bijou_batch, io_stream,
-         frame_decoder, sha1_chunks, sha1_many
+         frame_decoder, sha1_chunks, sha1_many, sha1_checked
 
 Options:
   --seconds N   Run each target for N seconds (default 60)
@@ -81,6 +81,11 @@ const TARGETS: &[Target] = &[
     Target {
         name: "sha1_many",
         seeds: sha1_seeds,
+        flags: &[],
+    },
+    Target {
+        name: "sha1_checked",
+        seeds: checked_seeds,
         flags: &[],
     },
 ];
@@ -621,6 +626,27 @@ fn sha1_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
         seeds.push(chunked(&[], message));
         // Pieces that straddle the 64-byte blocks and the padding boundary.
         seeds.push(chunked(&[1, 54, 9, 64, 0, 65], message));
+    }
+    seeds
+}
+
+/// `sha1_checked` seeds: each colliding file's first ten blocks (the
+/// attack) with and without noise after, cut across block boundaries, and
+/// plain data.
+fn checked_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
+    let mut seeds = Vec::new();
+    for file in 0..4u8 {
+        let start = 10 << 3 | file;
+        for tail in [&b""[..], b"after the attack, some bytes of noise"] {
+            let mut seed = vec![start];
+            seed.extend(chunked(&[3, 64, 100], tail));
+            seeds.push(seed);
+        }
+    }
+    for message in vectors.sha1_messages.iter().take(4) {
+        let mut seed = vec![4];
+        seed.extend(chunked(&[1, 54, 9, 64], message));
+        seeds.push(seed);
     }
     seeds
 }

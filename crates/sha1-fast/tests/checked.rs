@@ -10,47 +10,22 @@ use proptest::prelude::*;
 use sha1_fast::checked::{self, Collision};
 use sha1_fast::{Backend, Digest};
 use std::io::Write as _;
+use testkit::vectors::CollisionCase;
 
-/// A colliding file, its plain SHA-1 (the folder's README) and the digest
-/// sha1collisiondetection's `sha1dcsum` prints for it, normally and in its
-/// reduced-round (`sha1dcsum_partialcoll`) mode.
-struct Attack {
-    file: &'static str,
-    plain: &'static str,
-    mitigated: &'static str,
-    mitigated_reduced_round: &'static str,
+/// The published collisions and the digests sha1collisiondetection gives
+/// them (`vectors/sha1-collisions/expected.txt`).
+fn attacks() -> Vec<CollisionCase> {
+    testkit::vectors::load_collisions("sha1-collisions/expected.txt")
+        .unwrap_or_else(|e| panic!("{e}"))
 }
-
-const ATTACKS: [Attack; 4] = [
-    Attack {
-        file: "shattered-1.pdf",
-        plain: "38762cf7f55934b34d179ae6a4c80cadccbb7f0a",
-        mitigated: "16e96b70000dd1e7c85b8368ee197754400e58ec",
-        mitigated_reduced_round: "d3a1d09969c3b57113fd17b23e01dd3de74a99bb",
-    },
-    Attack {
-        file: "shattered-2.pdf",
-        plain: "38762cf7f55934b34d179ae6a4c80cadccbb7f0a",
-        mitigated: "e1761773e6a35916d99f891b77663e6405313587",
-        mitigated_reduced_round: "92246b0b718f4c704d37bb025717cbc66babf102",
-    },
-    Attack {
-        file: "sha-mbles-1.bin",
-        plain: "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0",
-        mitigated: "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14",
-        mitigated_reduced_round: "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14",
-    },
-    Attack {
-        file: "sha-mbles-2.bin",
-        plain: "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0",
-        mitigated: "9ed5d77a4f48be1dbf3e9e15650733eb850897f2",
-        mitigated_reduced_round: "9ed5d77a4f48be1dbf3e9e15650733eb850897f2",
-    },
-];
 
 fn read(file: &str) -> Vec<u8> {
     let path = testkit::vector_path(&format!("sha1-collisions/{file}"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn hasher(backend: Backend) -> checked::Sha1 {
@@ -79,13 +54,13 @@ fn checked_in_pieces(backend: Backend, data: &[u8], cuts: &[usize]) -> Result<Di
 }
 
 /// The copied files are the ones in `../shared/vectors/sha1-collisions/`:
-/// each has the plain SHA-1 its README gives (checked with the `sha1`
-/// crate), and each pair differs.
+/// each has the plain SHA-1 the manifest and the README give (checked with
+/// the `sha1` crate), and each pair differs.
 #[test]
 fn copied_files_are_the_published_collisions() {
-    for attack in &ATTACKS {
+    for attack in &attacks() {
         assert_eq!(
-            oracle(&read(attack.file)).to_string(),
+            oracle(&attack.data).to_bytes().to_vec(),
             attack.plain,
             "{}",
             attack.file
@@ -97,13 +72,17 @@ fn copied_files_are_the_published_collisions() {
 
 #[test]
 fn every_backend_flags_every_attack_however_fed() {
-    for attack in &ATTACKS {
-        let data = read(attack.file);
+    for attack in &attacks() {
+        let data = &attack.data;
         for backend in backends() {
             let what = format!("{} on {backend}", attack.file);
-            let whole = checked_with(backend, &data).expect_err(&what);
-            assert_eq!(whole.digest().to_string(), attack.plain, "{what}");
-            assert_eq!(whole.mitigated().to_string(), attack.mitigated, "{what}");
+            let whole = checked_with(backend, data).expect_err(&what);
+            assert_eq!(whole.digest().to_string(), hex(&attack.plain), "{what}");
+            assert_eq!(
+                whole.mitigated().to_string(),
+                hex(&attack.mitigated),
+                "{what}"
+            );
             for cuts in [&[1usize][..], &[63, 1, 64, 200], &[4096], &[7, 129, 1000]] {
                 assert_eq!(
                     checked_in_pieces(backend, &data, cuts),
@@ -112,14 +91,14 @@ fn every_backend_flags_every_attack_however_fed() {
                 );
             }
             let mut written = hasher(backend);
-            written.write_all(&data).unwrap();
+            written.write_all(data).unwrap();
             assert!(written.collision_detected(), "{what}");
             assert_eq!(written.finalize(), Err(whole), "{what} through io::Write");
             let mut reset = hasher(backend);
-            reset.update(&data);
+            reset.update(data);
             reset.reset();
             assert!(!reset.collision_detected());
-            reset.update(&data);
+            reset.update(data);
             assert_eq!(reset.finalize(), Err(whole), "{what} after reset");
         }
     }
@@ -143,28 +122,24 @@ fn detection_is_known_once_the_block_is_compressed() {
 /// digest differs), and the same ones in the Shambles files.
 #[test]
 fn reduced_round_detection_matches_the_partial_collision_mode() {
-    for attack in &ATTACKS {
-        let data = read(attack.file);
+    let attacks = attacks();
+    for attack in &attacks {
         for backend in backends() {
             let mut h = hasher(backend).detect_reduced_round(true);
-            h.update(&data);
-            let found = h.finalize().expect_err(attack.file);
-            assert_eq!(found.digest().to_string(), attack.plain);
-            assert_eq!(
-                found.mitigated().to_string(),
-                attack.mitigated_reduced_round,
-                "{}",
-                attack.file
-            );
+            h.update(&attack.data);
+            let found = h.finalize().expect_err(&attack.file);
+            assert_eq!(found.digest().to_bytes().to_vec(), attack.plain);
+            let mitigated = found.mitigated().to_bytes().to_vec();
+            assert_eq!(mitigated, attack.mitigated_reduced_round, "{}", attack.file);
         }
     }
     let mut h = hasher(Backend::Scalar).detect_reduced_round(true);
     h.reset();
-    h.update(&read("shattered-1.pdf"));
+    h.update(&attacks[0].data);
     let found = h.finalize().expect_err("reset keeps the mode");
     assert_eq!(
-        found.mitigated().to_string(),
-        ATTACKS[0].mitigated_reduced_round
+        found.mitigated().to_bytes().to_vec(),
+        attacks[0].mitigated_reduced_round
     );
 }
 
@@ -172,11 +147,11 @@ fn reduced_round_detection_matches_the_partial_collision_mode() {
 /// digests are those of `sha1dc` (plain and mitigated).
 #[test]
 fn attacks_with_a_suffix_are_flagged() {
-    for attack in &ATTACKS {
-        let mut data = read(attack.file);
+    for attack in &attacks() {
+        let mut data = attack.data.clone();
         data.extend_from_slice(&noise(9, 777));
         for backend in backends() {
-            let found = checked_with(backend, &data).expect_err(attack.file);
+            let found = checked_with(backend, &data).expect_err(&attack.file);
             assert_eq!(found.digest(), oracle(&data));
             assert_eq!(
                 found.mitigated().to_bytes(),
@@ -237,7 +212,7 @@ fn digest_uses_the_detected_backend() {
 
 #[test]
 fn digest_many_equals_digest_for_mixed_batches() {
-    let files: Vec<Vec<u8>> = ATTACKS.iter().map(|a| read(a.file)).collect();
+    let files: Vec<Vec<u8>> = attacks().into_iter().map(|a| a.data).collect();
     let noise: Vec<Vec<u8>> = (0..40).map(|i| noise(i, i as usize * 53 % 1500)).collect();
     let mut messages: Vec<&[u8]> = noise.iter().map(Vec::as_slice).collect();
     for (i, file) in files.iter().enumerate() {
@@ -326,9 +301,9 @@ fn agrees_with_peers(data: &[u8]) {
 
 #[test]
 fn differential_on_the_attacks_and_their_splices() {
-    for attack in &ATTACKS {
-        let data = read(attack.file);
-        agrees_with_peers(&data);
+    for attack in &attacks() {
+        let data = &attack.data;
+        agrees_with_peers(data);
         // The attack's blocks then noise, cut at every block boundary
         // around the collision.
         for blocks in [1, 3, 4, 5, 8, 9, 10] {
@@ -356,7 +331,7 @@ proptest! {
         extra in proptest::collection::vec(any::<u8>(), 1..200),
         cuts in proptest::collection::vec(1..300usize, 1..8),
     ) {
-        let data = read(ATTACKS[which].file);
+        let data = read(["shattered-1.pdf", "shattered-2.pdf", "sha-mbles-1.bin", "sha-mbles-2.bin"][which]);
         let mut prefixed = extra.clone();
         prefixed.extend_from_slice(&data);
         let mut suffixed = data.clone();

@@ -373,6 +373,9 @@ pub enum Format {
     Rsp,
     /// `REPEAT MESSAGE DIGEST` lines ([`parse_repeat`]).
     Repeat,
+    /// `FILE PLAIN MITIGATED MITIGATED_REDUCED_ROUND` lines naming colliding
+    /// files beside the manifest ([`parse_collisions`]).
+    Collisions,
 }
 
 /// One vector file under `vectors/`.
@@ -393,7 +396,7 @@ pub struct VectorFile {
 /// here or whose count differs, so a truncated or extended file fails every
 /// suite that reads it; [`unlisted_files`] finds a file on disk that no
 /// suite would run.
-pub const FILES: [VectorFile; 6] = {
+pub const FILES: [VectorFile; 7] = {
     const fn file(
         name: &'static str,
         path: &'static str,
@@ -416,6 +419,13 @@ pub const FILES: [VectorFile; 6] = {
         file("NIST ShortMsg", "sha1/SHA1ShortMsg.rsp", Format::Rsp, 65),
         file("NIST LongMsg", "sha1/SHA1LongMsg.rsp", Format::Rsp, 64),
         file("FIPS examples", "sha1/fips.txt", Format::Repeat, 6),
+        // SHAttered and Shambles, with the digests sha1collisiondetection gives.
+        file(
+            "SHA-1 collisions",
+            "sha1-collisions/expected.txt",
+            Format::Collisions,
+            4,
+        ),
     ]
 };
 
@@ -458,6 +468,79 @@ pub fn load_repeat(relative: &str, digest_len: usize) -> Result<Vec<RepeatCase>,
     load(relative, |name, text| parse_repeat(name, text, digest_len))
 }
 
+/// One published colliding file and what a collision-detecting SHA-1
+/// says of it.
+#[derive(Debug, Clone)]
+pub struct CollisionCase {
+    /// 1-based line in the manifest.
+    pub line: usize,
+    /// The file's name, beside the manifest.
+    pub file: String,
+    /// Its bytes (empty until [`load_collisions`] reads them).
+    pub data: Vec<u8>,
+    /// Its plain SHA-1, which the other file of its pair shares.
+    pub plain: Vec<u8>,
+    /// The digest sha1collisiondetection's `sha1dcsum` prints.
+    pub mitigated: Vec<u8>,
+    /// The same in its reduced-round mode (`sha1dcsum_partialcoll`).
+    pub mitigated_reduced_round: Vec<u8>,
+}
+
+/// Parses a collisions manifest: `FILE PLAIN MITIGATED
+/// MITIGATED_REDUCED_ROUND` lines, digests in hex.
+///
+/// # Errors
+///
+/// A line with another number of fields, a file name with a path in it,
+/// or a digest that is not 20 bytes of hex.
+pub fn parse_collisions(source_name: &str, text: &str) -> Result<Vec<CollisionCase>, VectorError> {
+    let mut cases = Vec::new();
+    for (line, fields) in records(text) {
+        let [file, plain, mitigated, reduced] = fields[..] else {
+            return Err(error(
+                source_name,
+                line,
+                format!(
+                    "expected `FILE PLAIN MITIGATED MITIGATED_REDUCED_ROUND`, found {} fields",
+                    fields.len()
+                ),
+            ));
+        };
+        if file.contains(['/', '\\']) || file == "README.md" {
+            return Err(error(source_name, line, format!("bad FILE `{file}`")));
+        }
+        let digest = |text: &str| {
+            parse_hex(text)
+                .filter(|d| d.len() == 20)
+                .ok_or_else(|| error(source_name, line, format!("bad digest `{text}`")))
+        };
+        cases.push(CollisionCase {
+            line,
+            file: file.to_owned(),
+            data: Vec::new(),
+            plain: digest(plain)?,
+            mitigated: digest(mitigated)?,
+            mitigated_reduced_round: digest(reduced)?,
+        });
+    }
+    Ok(cases)
+}
+
+/// Loads a collisions manifest under `vectors/` and the files it names.
+pub fn load_collisions(relative: &str) -> Result<Vec<CollisionCase>, VectorError> {
+    let mut cases = load(relative, parse_collisions)?;
+    let dir = crate::vector_path(relative)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    for case in &mut cases {
+        let path = dir.join(&case.file);
+        case.data = std::fs::read(&path)
+            .map_err(|e| error(&path.display().to_string(), 0, format!("cannot read: {e}")))?;
+    }
+    Ok(cases)
+}
+
 /// Loads and parses a bijou vector file under `vectors/`.
 pub fn load_bijou(relative: &str) -> Result<Vec<BijouCase>, VectorError> {
     load(relative, parse_bijou)
@@ -492,6 +575,14 @@ pub fn unlisted_files() -> Result<Vec<String>, VectorError> {
     }
     let mut found = Vec::new();
     walk(&crate::vector_path(""), "", &mut found)?;
+    // The files a collisions manifest names are its data.
+    for manifest in files(Format::Collisions) {
+        let dir = manifest.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        for case in load(manifest.path, parse_collisions)? {
+            let named = format!("{dir}/{}", case.file);
+            found.retain(|f| *f != named);
+        }
+    }
     found.sort();
     Ok(found)
 }
@@ -508,6 +599,7 @@ mod tests {
                 Format::Rsp => load_rsp(file.path, 20).map(|c| c.len()),
                 Format::Bijou => load_bijou(file.path).map(|c| c.len()),
                 Format::Repeat => load_repeat(file.path, 20).map(|c| c.len()),
+                Format::Collisions => load_collisions(file.path).map(|c| c.len()),
             };
             loaded.unwrap_or_else(|e| panic!("{e}"));
         }

@@ -50,6 +50,7 @@ targets! {
     frame_decoder, allocation_limit: 1 << 20;
     sha1_chunks;
     sha1_many;
+    sha1_checked;
 }
 
 #[cfg(test)]
