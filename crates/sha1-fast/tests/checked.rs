@@ -85,7 +85,7 @@ fn every_backend_flags_every_attack_however_fed() {
             );
             for cuts in [&[1usize][..], &[63, 1, 64, 200], &[4096], &[7, 129, 1000]] {
                 assert_eq!(
-                    checked_in_pieces(backend, &data, cuts),
+                    checked_in_pieces(backend, data, cuts),
                     Err(whole),
                     "{what} in {cuts:?}"
                 );
