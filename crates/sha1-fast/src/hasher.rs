@@ -1,12 +1,10 @@
 //! The streaming hasher: buffering and padding around [`Backend::compress`].
 
+use crate::buffer::BlockBuffer;
 use crate::consts::H0;
-use crate::pad::{Padded, to_digest};
+use crate::pad::to_digest;
 use crate::{Backend, Digest};
 use core::fmt;
-
-/// Block size of SHA-1 in bytes.
-const BLOCK: usize = 64;
 
 /// A streaming SHA-1 hasher.
 ///
@@ -26,11 +24,7 @@ const BLOCK: usize = 64;
 #[derive(Clone)]
 pub struct Sha1 {
     state: [u32; 5],
-    /// Bytes hashed so far, including the buffered ones (mod 2^64).
-    len: u64,
-    buffer: [u8; BLOCK],
-    /// How many bytes of `buffer` are filled; always below [`BLOCK`].
-    buffered: usize,
+    buffer: BlockBuffer,
     backend: Backend,
 }
 
@@ -66,9 +60,7 @@ impl Sha1 {
     fn start(backend: Backend) -> Sha1 {
         Sha1 {
             state: H0,
-            len: 0,
-            buffer: [0; BLOCK],
-            buffered: 0,
+            buffer: BlockBuffer::EMPTY,
             backend,
         }
     }
@@ -95,26 +87,10 @@ impl Sha1 {
     /// }
     /// assert_eq!(hasher.finalize(), sha1_fast::digest(b"one million a? no, just three"));
     /// ```
-    pub fn update(&mut self, mut data: &[u8]) {
-        self.len = self.len.wrapping_add(data.len() as u64);
-        if self.buffered > 0 {
-            let take = data.len().min(BLOCK - self.buffered);
-            self.buffer[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
-            self.buffered += take;
-            data = &data[take..];
-            if self.buffered < BLOCK {
-                return;
-            }
-            self.backend
-                .compress(&mut self.state, core::slice::from_ref(&self.buffer));
-            self.buffered = 0;
-        }
-        let (blocks, rest) = data.as_chunks::<BLOCK>();
-        if !blocks.is_empty() {
-            self.backend.compress(&mut self.state, blocks);
-        }
-        self.buffer[..rest.len()].copy_from_slice(rest);
-        self.buffered = rest.len();
+    pub fn update(&mut self, data: &[u8]) {
+        let (state, backend) = (&mut self.state, self.backend);
+        self.buffer
+            .update(data, |blocks| backend.compress(state, blocks));
     }
 
     /// Pads the message (FIPS 180-4 §5.1.1) and returns its digest.
@@ -126,12 +102,7 @@ impl Sha1 {
     /// ```
     #[must_use]
     pub fn finalize(self) -> Digest {
-        finish(
-            self.state,
-            &self.buffer[..self.buffered],
-            self.len,
-            self.backend,
-        )
+        finish(self.state, &self.buffer, self.backend)
     }
 
     /// Forgets everything hashed so far; the backend is kept.
@@ -155,37 +126,26 @@ impl Sha1 {
     /// The chaining state, the whole blocks compressed (mod 2^58, as the
     /// byte count is mod 2^64), the buffered bytes and the backend.
     pub(crate) fn parts(&self) -> ([u32; 5], u64, &[u8], Backend) {
-        let blocks = self.len / BLOCK as u64;
-        (
-            self.state,
-            blocks,
-            &self.buffer[..self.buffered],
-            self.backend,
-        )
+        let blocks = self.buffer.len() / crate::buffer::BLOCK as u64;
+        (self.state, blocks, self.buffer.tail(), self.backend)
     }
 
     /// The inverse of [`parts`](Self::parts); `tail` is shorter than a block.
     pub(crate) fn from_parts(state: [u32; 5], blocks: u64, tail: &[u8], backend: Backend) -> Sha1 {
-        let mut buffer = [0; BLOCK];
-        buffer[..tail.len()].copy_from_slice(tail);
         Sha1 {
             state,
-            len: stream_len(blocks, tail.len()),
-            buffer,
-            buffered: tail.len(),
+            buffer: BlockBuffer::with_tail(stream_len(blocks, tail.len()), tail),
             backend,
         }
     }
 }
 
-/// The digest of a `len`-byte message (mod 2^64) whose whole blocks took
-/// the chaining value to `state` and whose last `len % 64` bytes are
-/// `tail`: the tail padded (FIPS 180-4 §5.1.1) and compressed. How
-/// [`Sha1::finalize`] and RustCrypto's `Sha1Core` end a stream.
-pub(crate) fn finish(mut state: [u32; 5], tail: &[u8], len: u64, backend: Backend) -> Digest {
-    let mut padded = Padded::EMPTY;
-    padded.fill(tail, len);
-    backend.compress(&mut state, padded.blocks());
+/// The digest of a message whose whole blocks took the chaining value to
+/// `state` and whose bytes since are in `buffer`: the tail padded
+/// (FIPS 180-4 §5.1.1) and compressed. How [`Sha1::finalize`] and
+/// RustCrypto's `Sha1Core` end a stream.
+pub(crate) fn finish(mut state: [u32; 5], buffer: &BlockBuffer, backend: Backend) -> Digest {
+    backend.compress(&mut state, buffer.padded().blocks());
     to_digest(state)
 }
 
@@ -193,7 +153,9 @@ pub(crate) fn finish(mut state: [u32; 5], tail: &[u8], len: u64, backend: Backen
 /// that compressed `blocks` whole blocks and holds `tail` bytes more.
 #[cfg(feature = "digest")]
 pub(crate) fn stream_len(blocks: u64, tail: usize) -> u64 {
-    blocks.wrapping_mul(BLOCK as u64).wrapping_add(tail as u64)
+    blocks
+        .wrapping_mul(crate::buffer::BLOCK as u64)
+        .wrapping_add(tail as u64)
 }
 
 /// Same as [`Sha1::new`].
@@ -220,7 +182,7 @@ impl fmt::Debug for Sha1 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sha1")
             .field("backend", &self.backend)
-            .field("len", &self.len)
+            .field("len", &self.buffer.len())
             .finish_non_exhaustive()
     }
 }
@@ -269,9 +231,9 @@ mod tests {
         let data: [u8; 100] = core::array::from_fn(|i| (i * 7) as u8);
         for &backend in Backend::ALL.iter().filter(|b| b.is_available()) {
             let mut hasher = Sha1::with_backend(backend).unwrap();
-            hasher.len = 0u64.wrapping_sub(64);
+            hasher.buffer.set_len(0u64.wrapping_sub(64));
             hasher.update(&data);
-            assert_eq!(hasher.len, 36);
+            assert_eq!(hasher.buffer.len(), 36);
 
             // 2^64 − 64 + 100 bytes is 36 bytes modulo 2^64 bytes, and
             // (2^64 − 64 + 100) · 8 bits is 288 modulo 2^64.
@@ -294,11 +256,14 @@ mod tests {
         use digest::block_api::{CoreProxy, FixedOutputCore, UpdateCore};
 
         let mut hasher = Sha1::with_backend(Backend::Scalar).unwrap();
-        hasher.len = 0u64.wrapping_sub(64);
+        hasher.buffer.set_len(0u64.wrapping_sub(64));
         hasher.update(&[5; 30]);
         let (core, buffer) = hasher.clone().decompose();
         let joined = Sha1::compose(core.clone(), buffer.clone());
-        assert_eq!((joined.len, joined.buffered), (0u64.wrapping_sub(34), 30));
+        assert_eq!(
+            (joined.buffer.len(), joined.buffer.tail().len()),
+            (0u64.wrapping_sub(34), 30)
+        );
 
         let (mut core, mut buffer) = (core, buffer);
         let mut out = digest::Output::<crate::Sha1Core>::default();
@@ -311,7 +276,7 @@ mod tests {
         core.finalize_fixed_core(&mut buffer, &mut out);
         assert_eq!(out.as_slice(), hasher.clone().finalize().as_ref());
         let joined = Sha1::compose(core, buffer);
-        assert_eq!((joined.len, joined.buffered), (30, 30));
+        assert_eq!((joined.buffer.len(), joined.buffer.tail().len()), (30, 30));
         assert_eq!(joined.finalize(), hasher.finalize());
     }
 }

@@ -11,6 +11,8 @@ extern crate alloc;
 extern crate std;
 
 mod backend;
+mod buffer;
+pub mod checked;
 mod consts;
 mod digest;
 mod hasher;

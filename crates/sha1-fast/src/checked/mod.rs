@@ -1,0 +1,379 @@
+//! SHA-1 with collision detection: the digest of plain SHA-1, or an error
+//! when the data holds a block of a known collision attack.
+//!
+//! SHA-1 is broken: SHAttered (2017) built two PDFs with one digest, and
+//! "SHA-1 is a Shambles" (2020) two files with chosen, different prefixes.
+//! Where an attacker supplies the bytes (git objects, OpenPGP v4
+//! fingerprints, content-addressed stores), hash them with this module's
+//! [`Sha1`] or [`digest`], not the plain [`crate::Sha1`]. Each block is
+//! checked for the traces every known attack technique must leave
+//! (Stevens and Shumow's counter-cryptanalysis, "Speeding up detection of
+//! SHA-1 collision attacks using unavoidable attack conditions", USENIX
+//! Security 2017, as in the sha1collisiondetection library that git and
+//! GitHub use):
+//!
+//! 1. a filter over the expanded message tests, for 32 disturbance
+//!    vectors, the bit relations any attack along that vector must satisfy
+//!    (`ubc`); random data passes for about one block in twenty;
+//! 2. for each vector left, the block's would-be colliding twin is
+//!    recomputed from the state at that vector's test step, and the block
+//!    is an attack block if both produce the same output (`recompress`).
+//!
+//! Data with no attack gets the plain SHA-1 digest, bit for bit. The paper
+//! puts the chance of a false positive on random data below 2^-90 per
+//! block. When an attack is found, [`Collision`] carries two digests:
+//! [`Collision::digest`], the plain SHA-1 (which the attack's other
+//! message shares), and [`Collision::mitigated`], the "safe hash" that
+//! sha1collisiondetection's `sha1dcsum` prints: each attack block is
+//! compressed twice more, so the two colliding messages get different
+//! digests.
+//!
+//! Detection is no reason to pick SHA-1 for a new design: use SHA-256,
+//! SHA-3 or BLAKE3 there. This module is for the formats that cannot
+//! change.
+//!
+//! Speed: every [`crate::Backend`] runs detection, the filter beside its
+//! compression; only the blocks the filter lets through take the scalar
+//! recompression. `docs/sha1.md` has the measurements.
+//!
+//! ```
+//! use sha1_fast::checked;
+//!
+//! assert_eq!(checked::digest(b"abc")?.to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+//! # Ok::<(), checked::Collision>(())
+//! ```
+
+mod dv;
+mod recompress;
+mod ubc;
+
+use crate::buffer::{BLOCK, BlockBuffer};
+use crate::consts::H0;
+use crate::pad::to_digest;
+use crate::{Backend, Digest};
+use core::fmt;
+
+/// A collision attack was found in the hashed data.
+///
+/// ```
+/// # use sha1_fast::checked;
+/// # fn shattered() -> Vec<u8> { Vec::new() }
+/// match checked::digest(&shattered()) {
+///     Ok(digest) => println!("{digest}"),
+///     Err(attack) => eprintln!("refused: {attack}"),
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("sha-1 collision attack detected (sha-1 {digest}, mitigated {mitigated})")]
+pub struct Collision {
+    digest: Digest,
+    mitigated: Digest,
+}
+
+impl Collision {
+    /// The plain SHA-1 digest of the data, which its colliding twin
+    /// shares: not an identifier to trust.
+    #[must_use]
+    pub fn digest(&self) -> Digest {
+        self.digest
+    }
+
+    /// The digest sha1collisiondetection's `sha1dcsum` prints for the
+    /// data: SHA-1 with every attack block compressed twice more, which
+    /// the colliding twin does not share.
+    #[must_use]
+    pub fn mitigated(&self) -> Digest {
+        self.mitigated
+    }
+}
+
+/// A streaming SHA-1 hasher that detects collision attacks.
+///
+/// ```
+/// use sha1_fast::checked::Sha1;
+///
+/// let mut hasher = Sha1::new();
+/// hasher.update(b"ab");
+/// hasher.update(b"c");
+/// assert!(!hasher.collision_detected());
+/// assert_eq!(hasher.finalize(), Ok(sha1_fast::digest(b"abc")));
+/// ```
+#[derive(Clone)]
+pub struct Sha1 {
+    /// The plain SHA-1 chaining value.
+    state: [u32; 5],
+    /// The mitigated chaining value, once an attack block made it differ
+    /// from `state`; until then `state` is both.
+    mitigated: Option<[u32; 5]>,
+    buffer: BlockBuffer,
+    backend: Backend,
+    reduced_round: bool,
+}
+
+impl Sha1 {
+    /// A hasher on the best available backend ([`Backend::detect`]).
+    #[must_use]
+    pub fn new() -> Sha1 {
+        Sha1::start(Backend::detect())
+    }
+
+    /// A hasher on `backend`, or `None` if it is not available here.
+    ///
+    /// ```
+    /// use sha1_fast::{Backend, checked::Sha1};
+    ///
+    /// for &backend in Backend::ALL.iter().filter(|b| b.is_available()) {
+    ///     let mut hasher = Sha1::with_backend(backend).unwrap();
+    ///     hasher.update(b"abc");
+    ///     assert_eq!(hasher.finalize(), Ok(sha1_fast::digest(b"abc")));
+    /// }
+    /// ```
+    #[must_use]
+    pub fn with_backend(backend: Backend) -> Option<Sha1> {
+        backend.is_available().then(|| Sha1::start(backend))
+    }
+
+    fn start(backend: Backend) -> Sha1 {
+        Sha1 {
+            state: H0,
+            mitigated: None,
+            buffer: BlockBuffer::EMPTY,
+            backend,
+            reduced_round: false,
+        }
+    }
+
+    /// The backend this hasher compresses with.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Also flag collisions of reduced-round SHA-1, as
+    /// sha1collisiondetection does in its partial-collision mode (its
+    /// tests use them, as no full collision exists for most vectors).
+    /// Off by default: it flags blocks no attack on full SHA-1 makes.
+    ///
+    /// ```
+    /// let hasher = sha1_fast::checked::Sha1::new().detect_reduced_round(true);
+    /// assert_eq!(hasher.finalize(), Ok(sha1_fast::digest(b"")));
+    /// ```
+    #[must_use]
+    pub fn detect_reduced_round(mut self, on: bool) -> Sha1 {
+        self.reduced_round = on;
+        self
+    }
+
+    /// Hashes `data`.
+    pub fn update(&mut self, data: &[u8]) {
+        let mut buffer = core::mem::replace(&mut self.buffer, BlockBuffer::EMPTY);
+        buffer.update(data, |blocks| self.absorb(blocks));
+        self.buffer = buffer;
+    }
+
+    /// Whether an attack block has been compressed so far.
+    ///
+    /// ```
+    /// let mut hasher = sha1_fast::checked::Sha1::new();
+    /// hasher.update(&[0; 1000]);
+    /// assert!(!hasher.collision_detected());
+    /// ```
+    #[must_use]
+    pub fn collision_detected(&self) -> bool {
+        self.mitigated.is_some()
+    }
+
+    /// Pads the message and returns its SHA-1 digest, or the
+    /// [`Collision`] if any block (the padding included) was an attack
+    /// block.
+    ///
+    /// # Errors
+    ///
+    /// [`Collision`] when the data holds a collision attack.
+    pub fn finalize(mut self) -> Result<Digest, Collision> {
+        let padded = self.buffer.padded();
+        self.absorb(padded.blocks());
+        match self.mitigated {
+            None => Ok(to_digest(self.state)),
+            Some(mitigated) => Err(Collision {
+                digest: to_digest(self.state),
+                mitigated: to_digest(mitigated),
+            }),
+        }
+    }
+
+    /// Forgets everything hashed so far, a detected attack included; the
+    /// backend and the reduced-round setting are kept.
+    ///
+    /// ```
+    /// let mut hasher = sha1_fast::checked::Sha1::new();
+    /// hasher.update(b"discarded");
+    /// hasher.reset();
+    /// assert_eq!(hasher.finalize(), Ok(sha1_fast::digest(b"")));
+    /// ```
+    pub fn reset(&mut self) {
+        *self = Sha1::start(self.backend).detect_reduced_round(self.reduced_round);
+    }
+
+    /// Compresses whole blocks: the clean ones in runs on the backend, each
+    /// block the filter lets through on its own with the recompression.
+    fn absorb(&mut self, mut blocks: &[[u8; BLOCK]]) {
+        while !blocks.is_empty() {
+            if let Some(mitigated) = &mut self.mitigated {
+                // After an attack the two chains differ: the plain one needs
+                // no checks, the mitigated one checks every block, as the
+                // reference does.
+                self.backend.compress(&mut self.state, blocks);
+                for block in blocks {
+                    let w = recompress::expand(block);
+                    let mask = ubc::dv_mask(window(&w));
+                    process(mitigated, &w, mask, self.reduced_round);
+                }
+                return;
+            }
+            let clean = compress_clean(self.backend, &mut self.state, blocks);
+            let Some((suspect, rest)) = blocks[clean..].split_first() else {
+                return;
+            };
+            let w = recompress::expand(suspect);
+            let mask = ubc::dv_mask(window(&w));
+            let mut chain = self.state;
+            let plain = process(&mut chain, &w, mask, self.reduced_round);
+            if chain != plain {
+                self.mitigated = Some(chain);
+            }
+            self.state = plain;
+            blocks = rest;
+        }
+    }
+}
+
+/// Compresses the blocks the filter passes as clean, up to the first it
+/// lets through, and returns how many that was.
+fn compress_clean(backend: Backend, state: &mut [u32; 5], blocks: &[[u8; BLOCK]]) -> usize {
+    let clean = blocks
+        .iter()
+        .position(|block| ubc::dv_mask(window(&recompress::expand(block))) != 0)
+        .unwrap_or(blocks.len());
+    backend.compress(state, &blocks[..clean]);
+    clean
+}
+
+fn window(w: &[u32; 80]) -> &ubc::Window {
+    w[ubc::WINDOW_START..][..ubc::WINDOW_LEN]
+        .try_into()
+        .expect("the window is inside W")
+}
+
+/// One block into `chain` as sha1collisiondetection processes it: an
+/// attack block is compressed twice more (the mitigation). Returns the
+/// plain output.
+fn process(chain: &mut [u32; 5], w: &[u32; 80], mask: u64, reduced_round: bool) -> [u32; 5] {
+    let verdict = recompress::check(chain, w, mask, reduced_round);
+    *chain = verdict.output;
+    if verdict.attack {
+        for _ in 0..2 {
+            *chain = recompress::compress(chain, w);
+        }
+    }
+    verdict.output
+}
+
+impl Default for Sha1 {
+    fn default() -> Sha1 {
+        Sha1::new()
+    }
+}
+
+impl fmt::Debug for Sha1 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sha1")
+            .field("backend", &self.backend)
+            .field("len", &self.buffer.len())
+            .field("collision_detected", &self.collision_detected())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Write for Sha1 {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.update(buf);
+        Ok(())
+    }
+
+    #[inline]
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The SHA-1 digest of `data`, or the [`Collision`] it holds, with the
+/// backend [`Backend::detect`] picks.
+///
+/// # Errors
+///
+/// [`Collision`] when `data` holds a collision attack.
+///
+/// ```
+/// let d = sha1_fast::checked::digest(b"abc")?;
+/// assert_eq!(d, sha1_fast::digest(b"abc"));
+/// # Ok::<(), sha1_fast::checked::Collision>(())
+/// ```
+pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
+    let mut hasher = Sha1::new();
+    hasher.update(data);
+    hasher.finalize()
+}
+
+/// [`digest`] of each message, in order.
+///
+/// ```
+/// let out = sha1_fast::checked::digest_many(&[b"a", b"bc"]);
+/// assert_eq!(out, [Ok(sha1_fast::digest(b"a")), Ok(sha1_fast::digest(b"bc"))]);
+/// ```
+#[cfg(feature = "alloc")]
+#[must_use]
+pub fn digest_many(messages: &[&[u8]]) -> alloc::vec::Vec<Result<Digest, Collision>> {
+    let mut out = alloc::vec![Ok(Digest::from_bytes([0; 20])); messages.len()];
+    digest_many_into(messages, &mut out).expect("one slot per message");
+    out
+}
+
+/// [`digest_many`] into `out`, one slot per message, without allocating.
+///
+/// # Errors
+///
+/// [`crate::LengthMismatch`] if `out` does not have one slot per message;
+/// `out` is then left as it was.
+///
+/// ```
+/// use sha1_fast::checked;
+///
+/// let mut out = [Ok(sha1_fast::Digest::from_bytes([0; 20])); 2];
+/// checked::digest_many_into(&[b"a", b"bc"], &mut out)?;
+/// assert_eq!(out[1], Ok(sha1_fast::digest(b"bc")));
+/// # Ok::<(), sha1_fast::LengthMismatch>(())
+/// ```
+pub fn digest_many_into(
+    messages: &[&[u8]],
+    out: &mut [Result<Digest, Collision>],
+) -> Result<(), crate::LengthMismatch> {
+    if messages.len() != out.len() {
+        return Err(crate::LengthMismatch {
+            messages: messages.len(),
+            digests: out.len(),
+        });
+    }
+    for (message, slot) in messages.iter().zip(out) {
+        *slot = digest(message);
+    }
+    Ok(())
+}

@@ -1,0 +1,528 @@
+//! The unavoidable-bit-condition filter: which disturbance vectors a block's
+//! expanded message leaves possible.
+//!
+//! A collision attack that follows a disturbance vector forces some bit
+//! relations of the expanded message W to hold, whatever else the attacker
+//! chooses (Stevens and Shumow, USENIX Security 2017). Each relation is
+//! linear over two bits: bit i of W\[a\] xor bit j of W\[b\] is 0 or 1.
+//! [`CONDITIONS`] lists them, for the 32 vectors of [`super::dv::DVS`],
+//! as the authors' sha1collisiondetection library checks them: 156
+//! relations over W\[35..=64\], each shared by one or more vectors. A
+//! vector passes when all of its relations hold; a random block passes
+//! any of them about once in twenty (the recompression then decides).
+//!
+//! [`dv_mask_reference`] evaluates the table as written, one relation at a
+//! time. [`dv_mask`] computes the same function with few operations, from
+//! three observations:
+//! - only 11 bit positions occur, so the window's words become 11 *bit
+//!   planes*, one `u64` each, bit t − 32 holding that bit of W\[t\];
+//! - the relations fall into 22 *shapes* (distance b − a, bits i and j,
+//!   value): one shape's relation at every a is one plane xor another
+//!   shifted by the distance;
+//! - the vectors of one family (type and b) are shifts of each other, so
+//!   [`super::dv::Dv::mask_bit`] gives each family a run of bits in order
+//!   of K, and one rotation of a shape's failures lines up one offset of it
+//!   with every vector of the family: 72 rotate-and-mask *checks* cover all
+//!   156 relations.
+//!
+//! The shapes and checks are derived from [`CONDITIONS`] at compile time.
+
+use super::dv::{DVS, Dv, one, two};
+
+/// The first expanded-message word the filter reads.
+pub(crate) const WINDOW_START: usize = 32;
+/// How many words from [`WINDOW_START`] the filter reads (W\[32..68\]: the
+/// relations read W\[35..=64\], and planes start on a multiple of four).
+pub(crate) const WINDOW_LEN: usize = 36;
+
+/// The words [`dv_mask`] reads: W\[32..68\].
+pub(crate) type Window = [u32; WINDOW_LEN];
+
+/// One relation: bit `i` of W\[a\] xor bit `j` of W\[b\] equals `value`
+/// for every vector in `dvs` (a mask of [`Dv::mask_bit`]s).
+#[derive(Clone, Copy)]
+struct Condition {
+    a: u8,
+    i: u8,
+    b: u8,
+    j: u8,
+    value: u8,
+    dvs: u64,
+}
+
+const fn c(a: u8, i: u8, b: u8, j: u8, value: u8, dvs: &[Dv]) -> Condition {
+    let mut mask = 0;
+    let mut k = 0;
+    while k < dvs.len() {
+        mask |= dvs[k].mask_bit();
+        k += 1;
+    }
+    Condition {
+        a,
+        i,
+        b,
+        j,
+        value,
+        dvs: mask,
+    }
+}
+
+/// The relations, from sha1collisiondetection's `ubc_check` (MIT licence),
+/// as data: W word, bit, W word, bit, xor value, vectors.
+#[rustfmt::skip]
+const CONDITIONS: [Condition; 156] = [
+    c(35, 1, 36, 6, 1, &[one(46, 2), one(49, 2)]),
+    c(35, 3, 39, 28, 0, &[one(51, 0), two(47, 0)]),
+    c(35, 4, 39, 29, 0, &[one(45, 0), one(48, 0), two(47, 0)]),
+    c(35, 5, 39, 30, 0, &[one(51, 2)]),
+    c(35, 30, 40, 28, 1, &[two(48, 0)]),
+    c(36, 0, 41, 30, 1, &[two(49, 2)]),
+    c(36, 1, 37, 6, 1, &[one(47, 2), one(50, 2), two(46, 2)]),
+    c(36, 3, 40, 28, 0, &[two(48, 0)]),
+    c(36, 4, 37, 4, 1, &[one(50, 0)]),
+    c(36, 4, 38, 4, 1, &[two(52, 0), two(54, 0)]),
+    c(36, 4, 40, 29, 0, &[one(46, 0), one(49, 0), two(45, 0), two(48, 0)]),
+    c(36, 30, 41, 28, 1, &[two(49, 0)]),
+    c(37, 0, 42, 30, 1, &[two(50, 2)]),
+    c(37, 1, 37, 6, 0, &[one(51, 2)]),
+    c(37, 1, 38, 6, 1, &[one(48, 2), one(51, 2)]),
+    c(37, 3, 41, 28, 0, &[two(49, 0)]),
+    c(37, 4, 38, 4, 1, &[one(51, 0)]),
+    c(37, 4, 39, 4, 1, &[one(43, 0), two(53, 0), two(55, 0)]),
+    c(37, 4, 40, 29, 0, &[one(43, 0), one(47, 0), two(46, 0), two(53, 0), two(55, 0)]),
+    c(37, 4, 41, 29, 0, &[one(50, 0), two(49, 0)]),
+    c(37, 5, 41, 30, 0, &[two(49, 2)]),
+    c(37, 30, 42, 28, 1, &[two(50, 0)]),
+    c(38, 0, 43, 30, 1, &[two(51, 2)]),
+    c(38, 1, 40, 1, 1, &[one(49, 2)]),
+    c(38, 3, 42, 28, 0, &[two(50, 0)]),
+    c(38, 4, 39, 4, 1, &[one(52, 0)]),
+    c(38, 4, 40, 4, 1, &[one(44, 0), two(54, 0), two(56, 0)]),
+    c(38, 4, 41, 29, 0, &[one(44, 0), one(48, 0), two(47, 0), two(54, 0), two(56, 0)]),
+    c(38, 4, 42, 29, 0, &[one(51, 0), two(50, 0)]),
+    c(38, 5, 42, 30, 0, &[two(50, 2)]),
+    c(38, 30, 43, 28, 1, &[two(51, 0)]),
+    c(39, 1, 40, 6, 1, &[one(46, 2), one(50, 2), two(49, 2)]),
+    c(39, 3, 43, 28, 0, &[two(51, 0)]),
+    c(39, 4, 41, 4, 1, &[one(43, 0), one(45, 0), two(55, 0)]),
+    c(39, 4, 42, 29, 0, &[one(43, 0), one(45, 0), one(49, 0), two(48, 0), two(55, 0)]),
+    c(39, 4, 43, 29, 0, &[one(52, 0), two(51, 0)]),
+    c(39, 5, 43, 30, 0, &[two(51, 2)]),
+    c(39, 6, 40, 1, 0, &[one(49, 2)]),
+    c(39, 30, 44, 28, 1, &[two(52, 0)]),
+    c(40, 1, 41, 6, 1, &[one(47, 2), one(51, 2), two(50, 2)]),
+    c(40, 3, 44, 28, 0, &[two(52, 0)]),
+    c(40, 4, 42, 4, 1, &[one(44, 0), one(46, 0), two(56, 0)]),
+    c(40, 4, 43, 29, 0, &[one(44, 0), one(46, 0), one(50, 0), two(49, 0), two(56, 0)]),
+    c(40, 4, 44, 29, 0, &[two(52, 0)]),
+    c(40, 6, 41, 1, 0, &[one(50, 2), two(49, 2)]),
+    c(40, 6, 42, 6, 0, &[one(46, 2)]),
+    c(40, 29, 41, 29, 0, &[one(44, 0), one(47, 0), one(48, 0), two(46, 0), two(47, 0), two(56, 0)]),
+    c(41, 1, 42, 6, 1, &[one(48, 2), two(46, 2), two(51, 2)]),
+    c(41, 3, 45, 28, 0, &[two(53, 0)]),
+    c(41, 4, 44, 29, 0, &[one(43, 0), one(45, 0), one(47, 0), one(51, 0), two(45, 0), two(50, 0)]),
+    c(41, 4, 45, 29, 0, &[two(53, 0)]),
+    c(41, 6, 42, 1, 0, &[one(51, 2), two(50, 2)]),
+    c(41, 6, 43, 6, 0, &[one(47, 2)]),
+    c(41, 29, 42, 29, 0, &[one(45, 0), one(48, 0), one(49, 0), two(47, 0), two(48, 0)]),
+    c(42, 1, 50, 1, 1, &[one(49, 2)]),
+    c(42, 3, 46, 28, 0, &[two(54, 0)]),
+    c(42, 4, 45, 29, 0, &[one(44, 0), one(46, 0), one(48, 0), one(52, 0), two(46, 0), two(51, 0)]),
+    c(42, 4, 46, 29, 0, &[two(54, 0)]),
+    c(42, 6, 43, 1, 0, &[two(46, 2), two(51, 2)]),
+    c(42, 6, 44, 6, 0, &[one(46, 2), one(48, 2)]),
+    c(42, 29, 43, 29, 0, &[one(46, 0), one(49, 0), one(50, 0), two(48, 0), two(49, 0)]),
+    c(43, 1, 51, 1, 1, &[one(50, 2)]),
+    c(43, 3, 47, 28, 0, &[two(55, 0)]),
+    c(43, 4, 46, 29, 0, &[one(43, 0), one(45, 0), one(47, 0), one(49, 0), two(47, 0), two(52, 0)]),
+    c(43, 4, 47, 29, 0, &[two(55, 0)]),
+    c(43, 6, 45, 6, 0, &[one(47, 2), one(49, 2)]),
+    c(43, 29, 44, 29, 0, &[one(47, 0), one(50, 0), one(51, 0), two(45, 0), two(49, 0), two(50, 0)]),
+    c(44, 1, 45, 6, 1, &[one(51, 2), two(49, 2)]),
+    c(44, 3, 48, 28, 0, &[two(56, 0)]),
+    c(44, 4, 47, 29, 0, &[one(44, 0), one(46, 0), one(48, 0), one(50, 0), two(48, 0), two(53, 0)]),
+    c(44, 4, 48, 29, 0, &[two(56, 0)]),
+    c(44, 6, 46, 6, 0, &[one(46, 2), one(48, 2), one(50, 2)]),
+    c(44, 29, 45, 29, 0, &[one(48, 0), one(51, 0), one(52, 0), two(45, 0), two(46, 0), two(50, 0), two(51, 0)]),
+    c(44, 29, 46, 29, 1, &[one(43, 0), one(45, 0), one(47, 0)]),
+    c(45, 1, 47, 1, 1, &[two(50, 2)]),
+    c(45, 4, 48, 29, 0, &[one(45, 0), one(47, 0), one(49, 0), one(51, 0), two(49, 0), two(54, 0)]),
+    c(45, 6, 46, 1, 0, &[two(49, 2)]),
+    c(45, 6, 47, 6, 0, &[one(47, 2), one(49, 2), one(51, 2)]),
+    c(45, 29, 46, 29, 0, &[one(49, 0), one(52, 0), two(46, 0), two(47, 0), two(51, 0), two(52, 0)]),
+    c(45, 29, 47, 29, 1, &[one(44, 0), one(46, 0), one(48, 0)]),
+    c(46, 1, 48, 1, 1, &[two(51, 2)]),
+    c(46, 4, 49, 29, 0, &[one(46, 0), one(48, 0), one(50, 0), one(52, 0), two(50, 0), two(55, 0)]),
+    c(46, 6, 47, 1, 0, &[one(46, 2), two(50, 2)]),
+    c(46, 6, 48, 6, 0, &[one(48, 2), one(50, 2)]),
+    c(46, 29, 47, 29, 0, &[one(43, 0), one(50, 0), two(47, 0), two(48, 0), two(52, 0), two(53, 0)]),
+    c(46, 29, 48, 29, 1, &[one(45, 0), one(47, 0), one(49, 0)]),
+    c(47, 1, 51, 1, 1, &[two(46, 2)]),
+    c(47, 4, 50, 29, 0, &[one(47, 0), one(49, 0), one(51, 0), two(45, 0), two(51, 0), two(56, 0)]),
+    c(47, 6, 48, 1, 0, &[one(47, 2), two(51, 2)]),
+    c(47, 6, 49, 6, 0, &[one(49, 2), one(51, 2)]),
+    c(47, 29, 48, 29, 0, &[one(44, 0), one(51, 0), two(48, 0), two(49, 0), two(53, 0), two(54, 0)]),
+    c(47, 29, 49, 29, 1, &[one(46, 0), one(48, 0), one(50, 0)]),
+    c(48, 4, 51, 29, 0, &[one(48, 0), one(50, 0), one(52, 0), two(46, 0), two(52, 0)]),
+    c(48, 6, 49, 1, 0, &[one(48, 2)]),
+    c(48, 6, 50, 6, 0, &[one(50, 2), two(46, 2)]),
+    c(48, 29, 49, 29, 0, &[one(45, 0), one(52, 0), two(49, 0), two(50, 0), two(54, 0), two(55, 0)]),
+    c(48, 29, 50, 29, 1, &[one(47, 0), one(49, 0), one(51, 0)]),
+    c(48, 29, 55, 29, 1, &[one(51, 0), one(52, 0)]),
+    c(49, 4, 52, 29, 0, &[one(49, 0), one(51, 0), two(45, 0), two(47, 0), two(53, 0)]),
+    c(49, 6, 50, 1, 0, &[one(49, 2)]),
+    c(49, 6, 51, 6, 0, &[one(51, 2)]),
+    c(49, 29, 50, 29, 0, &[one(46, 0), two(45, 0), two(50, 0), two(51, 0), two(55, 0), two(56, 0)]),
+    c(49, 29, 51, 29, 1, &[one(48, 0), one(50, 0), one(52, 0)]),
+    c(50, 1, 54, 1, 1, &[two(49, 2)]),
+    c(50, 4, 53, 29, 0, &[one(50, 0), one(52, 0), two(46, 0), two(48, 0), two(54, 0)]),
+    c(50, 6, 51, 1, 0, &[one(50, 2), two(46, 2)]),
+    c(50, 29, 51, 29, 0, &[one(47, 0), two(46, 0), two(51, 0), two(52, 0), two(56, 0)]),
+    c(50, 29, 52, 29, 1, &[one(49, 0), one(51, 0), two(45, 0)]),
+    c(51, 1, 55, 1, 1, &[two(50, 2)]),
+    c(51, 4, 54, 29, 0, &[one(51, 0), two(47, 0), two(49, 0), two(55, 0)]),
+    c(51, 6, 52, 1, 0, &[one(51, 2)]),
+    c(51, 6, 53, 6, 0, &[two(49, 2)]),
+    c(51, 29, 52, 29, 0, &[one(48, 0), two(47, 0), two(52, 0), two(53, 0)]),
+    c(51, 29, 54, 29, 1, &[one(50, 0), two(46, 0), two(47, 0)]),
+    c(52, 1, 56, 1, 1, &[two(51, 2)]),
+    c(52, 4, 55, 29, 0, &[one(52, 0), two(48, 0), two(50, 0), two(56, 0)]),
+    c(52, 6, 54, 6, 0, &[two(50, 2)]),
+    c(52, 29, 53, 29, 0, &[one(49, 0), two(45, 0), two(48, 0), two(53, 0), two(54, 0)]),
+    c(53, 4, 56, 29, 0, &[two(49, 0), two(51, 0)]),
+    c(53, 6, 54, 1, 0, &[two(49, 2)]),
+    c(53, 6, 55, 6, 0, &[two(51, 2)]),
+    c(53, 29, 54, 29, 0, &[one(50, 0), two(46, 0), two(49, 0), two(54, 0), two(55, 0)]),
+    c(53, 29, 56, 29, 1, &[one(52, 0), two(48, 0), two(49, 0)]),
+    c(54, 4, 57, 29, 0, &[two(50, 0), two(52, 0)]),
+    c(54, 6, 55, 1, 0, &[two(50, 2)]),
+    c(54, 29, 55, 29, 0, &[one(51, 0), two(47, 0), two(50, 0), two(55, 0), two(56, 0)]),
+    c(55, 4, 58, 29, 0, &[two(51, 0), two(53, 0)]),
+    c(55, 6, 56, 1, 0, &[two(51, 2)]),
+    c(55, 29, 56, 29, 0, &[one(52, 0), two(48, 0), two(51, 0), two(56, 0)]),
+    c(55, 29, 58, 29, 1, &[two(50, 0)]),
+    c(56, 4, 59, 29, 0, &[two(52, 0), two(54, 0)]),
+    c(56, 29, 57, 29, 0, &[two(49, 0), two(52, 0)]),
+    c(56, 29, 59, 29, 1, &[two(51, 0), two(52, 0)]),
+    c(57, 4, 59, 29, 0, &[two(55, 0)]),
+    c(57, 4, 61, 29, 0, &[two(53, 0)]),
+    c(57, 29, 58, 29, 0, &[two(50, 0), two(53, 0)]),
+    c(58, 0, 63, 30, 1, &[one(43, 0)]),
+    c(58, 4, 62, 29, 0, &[two(54, 0)]),
+    c(58, 29, 59, 29, 0, &[two(51, 0), two(54, 0)]),
+    c(58, 29, 61, 29, 1, &[two(53, 0)]),
+    c(59, 0, 64, 30, 1, &[one(44, 0)]),
+    c(59, 4, 63, 29, 0, &[two(55, 0)]),
+    c(59, 5, 63, 30, 0, &[one(43, 0)]),
+    c(59, 29, 60, 29, 0, &[two(52, 0)]),
+    c(60, 0, 61, 5, 1, &[one(45, 0), two(45, 0)]),
+    c(60, 4, 64, 29, 0, &[two(56, 0)]),
+    c(60, 5, 64, 30, 0, &[one(44, 0)]),
+    c(61, 0, 62, 5, 1, &[one(46, 0), two(46, 0)]),
+    c(61, 1, 62, 6, 1, &[one(43, 0)]),
+    c(61, 2, 62, 7, 1, &[one(46, 2), two(46, 2)]),
+    c(62, 0, 63, 5, 1, &[one(47, 0), two(47, 0)]),
+    c(62, 1, 63, 6, 1, &[one(44, 0)]),
+    c(62, 2, 63, 7, 1, &[one(47, 2)]),
+    c(63, 0, 64, 5, 1, &[one(48, 0), two(48, 0)]),
+    c(63, 1, 64, 6, 1, &[one(45, 0), two(45, 0)]),
+    c(63, 2, 64, 7, 1, &[one(48, 2)]),
+];
+
+/// Every vector's bit.
+pub(crate) const ALL_DVS: u64 = {
+    let mut all = 0;
+    let mut k = 0;
+    while k < DVS.len() {
+        all |= DVS[k].mask_bit();
+        k += 1;
+    }
+    all
+};
+
+/// The bit positions the relations read, one plane each.
+const PLANE_BITS: [u8; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
+
+const fn plane_of(bit: u8) -> usize {
+    let mut p = 0;
+    while PLANE_BITS[p] != bit {
+        p += 1;
+    }
+    p
+}
+
+/// A shape: bit `i` of W\[t\] xor bit `j` of W\[t + distance\] xor
+/// `value`, a failure when 1, over every t of the window at once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Shape {
+    distance: u8,
+    i: u8,
+    j: u8,
+    value: u8,
+}
+
+impl Shape {
+    const NONE: Shape = Shape {
+        distance: 0,
+        i: 0,
+        j: 0,
+        value: 0,
+    };
+
+    const fn of(c: &Condition) -> Shape {
+        Shape {
+            distance: c.b - c.a,
+            i: c.i,
+            j: c.j,
+            value: c.value,
+        }
+    }
+
+    const fn eq(self, other: Shape) -> bool {
+        self.distance == other.distance
+            && self.i == other.i
+            && self.j == other.j
+            && self.value == other.value
+    }
+}
+
+/// The distinct shapes of [`CONDITIONS`], and how many there are.
+const SHAPES: ([Shape; 156], usize) = {
+    let mut shapes = [Shape::NONE; 156];
+    let mut n = 0;
+    let mut k = 0;
+    while k < CONDITIONS.len() {
+        let shape = Shape::of(&CONDITIONS[k]);
+        let mut s = 0;
+        while s < n && !shapes[s].eq(shape) {
+            s += 1;
+        }
+        if s == n {
+            shapes[n] = shape;
+            n += 1;
+        }
+        k += 1;
+    }
+    (shapes, n)
+};
+
+const SHAPE_COUNT: usize = SHAPES.1;
+
+const fn shape_index(c: &Condition) -> usize {
+    let shape = Shape::of(c);
+    let mut s = 0;
+    while !SHAPES.0[s].eq(shape) {
+        s += 1;
+    }
+    s
+}
+
+/// A check: the failures of shape `shape`, rotated right by `rotate`, fail
+/// the vectors in `dvs`.
+#[derive(Clone, Copy)]
+struct Check {
+    shape: u8,
+    rotate: u8,
+    dvs: u64,
+}
+
+/// The checks of every relation and vector, merged where shape and
+/// rotation agree, and how many there are.
+const CHECKS: ([Check; 512], usize) = {
+    let mut checks = [Check {
+        shape: 0,
+        rotate: 0,
+        dvs: 0,
+    }; 512];
+    let mut n = 0;
+    let mut k = 0;
+    while k < CONDITIONS.len() {
+        let cond = &CONDITIONS[k];
+        let shape = shape_index(cond) as u8;
+        let mut d = 0;
+        while d < DVS.len() {
+            let bit = DVS[d].mask_bit();
+            if cond.dvs & bit != 0 {
+                // The failure of the relation at `a` sits at bit a − 32;
+                // the vector's bit at `trailing_zeros`.
+                let from = cond.a as i32 - WINDOW_START as i32;
+                let rotate = (from - bit.trailing_zeros() as i32).rem_euclid(64) as u8;
+                let mut m = 0;
+                while m < n && !(checks[m].shape == shape && checks[m].rotate == rotate) {
+                    m += 1;
+                }
+                if m == n {
+                    checks[n] = Check {
+                        shape,
+                        rotate,
+                        dvs: 0,
+                    };
+                    n += 1;
+                }
+                checks[m].dvs |= bit;
+            }
+            d += 1;
+        }
+        k += 1;
+    }
+    (checks, n)
+};
+
+const CHECK_COUNT: usize = CHECKS.1;
+
+/// The checks alone, sized.
+static CHECK_LIST: [Check; CHECK_COUNT] = {
+    let mut list = [Check {
+        shape: 0,
+        rotate: 0,
+        dvs: 0,
+    }; CHECK_COUNT];
+    let mut k = 0;
+    while k < CHECK_COUNT {
+        list[k] = CHECKS.0[k];
+        k += 1;
+    }
+    list
+};
+
+/// The bit planes of `window`: plane p, bit t, is bit `PLANE_BITS[p]` of
+/// W\[32 + t\].
+pub(crate) type Planes = [u64; PLANE_BITS.len()];
+
+/// [`Planes`] one bit at a time, for targets without a faster way.
+#[inline]
+pub(crate) fn planes_portable(window: &Window) -> Planes {
+    let mut planes = [0u64; PLANE_BITS.len()];
+    for (plane, &bit) in planes.iter_mut().zip(&PLANE_BITS) {
+        for (t, &word) in window.iter().enumerate() {
+            *plane |= u64::from((word >> bit) & 1) << t;
+        }
+    }
+    planes
+}
+
+/// The vectors whose relations all hold, as a mask of
+/// [`Dv::mask_bit`]s, from the window's bit planes.
+#[inline(always)]
+pub(crate) fn dv_mask_from_planes(planes: &Planes) -> u64 {
+    let mut failures = [0u64; SHAPE_COUNT];
+    for (fail, shape) in failures.iter_mut().zip(&SHAPES.0) {
+        let flip = if shape.value == 1 { u64::MAX } else { 0 };
+        *fail = planes[plane_of(shape.i)] ^ (planes[plane_of(shape.j)] >> shape.distance) ^ flip;
+    }
+    let mut failed = 0;
+    for check in &CHECK_LIST {
+        failed |=
+            failures[usize::from(check.shape)].rotate_right(u32::from(check.rotate)) & check.dvs;
+    }
+    ALL_DVS & !failed
+}
+
+/// The vectors whose relations all hold for the expanded message whose
+/// words 32..68 are `window`.
+#[inline]
+pub(crate) fn dv_mask(window: &Window) -> u64 {
+    dv_mask_from_planes(&planes_portable(window))
+}
+
+#[cfg(test)]
+/// [`dv_mask`] as the table reads, one relation at a time: the oracle for
+/// the fast forms.
+pub(crate) fn dv_mask_reference(w: &[u32; 80]) -> u64 {
+    let mut mask = ALL_DVS;
+    for cond in &CONDITIONS {
+        let bit = |word: u8, at: u8| (w[usize::from(word)] >> at) & 1;
+        if bit(cond.a, cond.i) ^ bit(cond.b, cond.j) != u32::from(cond.value) {
+            mask &= !cond.dvs;
+        }
+    }
+    mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand(words: [u32; 16]) -> [u32; 80] {
+        let mut w = [0u32; 80];
+        w[..16].copy_from_slice(&words);
+        for t in 16..80 {
+            w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+        }
+        w
+    }
+
+    fn window(w: &[u32; 80]) -> Window {
+        w[WINDOW_START..WINDOW_START + WINDOW_LEN]
+            .try_into()
+            .unwrap()
+    }
+
+    /// A small xorshift generator: the tests need many words, not quality.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 32) as u32
+        }
+    }
+
+    #[test]
+    fn the_table_reads_only_the_window_and_the_planes_bits() {
+        for cond in &CONDITIONS {
+            for (word, bit) in [(cond.a, cond.i), (cond.b, cond.j)] {
+                assert!((35..=64).contains(&word));
+                assert!(PLANE_BITS.contains(&bit));
+            }
+            assert!(cond.a <= cond.b && cond.value <= 1 && cond.dvs != 0);
+        }
+        assert_eq!((SHAPE_COUNT, CHECK_COUNT), (22, 72));
+    }
+
+    /// The fast form equals the table on random words, and on words made
+    /// to satisfy every relation of one vector (where random words almost
+    /// never reach the interesting answers).
+    #[test]
+    fn fast_mask_equals_the_reference() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut passed = 0;
+        for round in 0..20_000 {
+            let mut w = [0u32; 80];
+            w.iter_mut().for_each(|x| *x = rng.next());
+            if round % 2 == 1 {
+                // Satisfy one vector's relations by setting bit j of W[b].
+                let dv = DVS[round / 2 % DVS.len()].mask_bit();
+                for _ in 0..3 {
+                    for cond in CONDITIONS.iter().filter(|c| c.dvs & dv != 0) {
+                        let have = ((w[usize::from(cond.a)] >> cond.i)
+                            ^ (w[usize::from(cond.b)] >> cond.j))
+                            & 1;
+                        if have != u32::from(cond.value) {
+                            w[usize::from(cond.b)] ^= 1 << cond.j;
+                        }
+                    }
+                }
+            }
+            let expected = dv_mask_reference(&w);
+            passed += u32::from(expected != 0);
+            assert_eq!(dv_mask(&window(&w)), expected, "round {round}");
+        }
+        assert!(
+            passed > 2_500,
+            "the satisfied rounds reach the vectors: {passed}"
+        );
+    }
+
+    /// On expanded messages about one block in twenty passes some vector
+    /// (the rate the paper's filter leaves to the recompression).
+    #[test]
+    fn random_blocks_rarely_pass() {
+        let mut rng = Rng(1);
+        let passed = (0..20_000)
+            .filter(|_| dv_mask(&window(&expand(core::array::from_fn(|_| rng.next())))) != 0)
+            .count();
+        assert!((600..1400).contains(&passed), "{passed}");
+    }
+}
