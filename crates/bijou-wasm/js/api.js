@@ -2,7 +2,7 @@
 // TypeError and RangeError, bijou decode failures as BijouDecodeError, the
 // 128-bit widths' batches packed into 64-bit lanes, and the Sha1 class.
 
-import { BijouDecodeError } from './errors.js';
+import { BijouDecodeError, Sha1CollisionError } from './errors.js';
 
 const U64 = 2n ** 64n;
 
@@ -143,6 +143,17 @@ export function bind(raw) {
     return raw.sha1(bytes);
   };
   api.sha1Hex = (bytes) => hex(api.sha1(bytes));
+  api.sha1Checked = (bytes) => {
+    checkBytes(bytes, 'bytes');
+    try {
+      return raw.sha1_checked(bytes);
+    } catch (found) {
+      if (!(found instanceof raw.CollisionFound)) throw found;
+      const error = new Sha1CollisionError(found.message, found.digest, found.mitigated);
+      found.free();
+      throw error;
+    }
+  };
 
   /** An incremental SHA-1: `update` as often as needed, then `digest`. */
   api.Sha1 = class Sha1 {

@@ -21,11 +21,8 @@ BijouDecodeError.prototype.name = 'BijouDecodeError';
  * detection substitutes for it (hex).
  */
 export class Sha1CollisionError extends Error {
-  constructor(digest, mitigated) {
-    super(
-      `sha1 collision attack detected: the input was crafted to collide (sha1 ${digest}); ` +
-        `do not trust its digest, the mitigated digest is ${mitigated}`,
-    );
+  constructor(message, digest, mitigated) {
+    super(message);
     this.digest = digest;
     this.mitigated = mitigated;
   }

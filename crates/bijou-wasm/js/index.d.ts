@@ -105,6 +105,12 @@ export function encodeAll128s(values: Iterable<bigint>): Uint8Array;
 export function sha1(bytes: Uint8Array): Uint8Array;
 /** SHA-1 of `bytes`: 40 lowercase hex digits. */
 export function sha1Hex(bytes: Uint8Array): string;
+/**
+ * SHA-1 of `bytes` with collision detection (the counter-cryptanalysis of
+ * sha1collisiondetection): 20 bytes, or throws Sha1CollisionError when the
+ * input carries the marks of a collision attack.
+ */
+export function sha1Checked(bytes: Uint8Array): Uint8Array;
 
 /** An incremental SHA-1. */
 export class Sha1 {

@@ -17,5 +17,5 @@ export const {
   encode64s, encodedLen64s, encodeAll64s, decode64s, decodeAll64s,
   encode128, encodedLen128, encodeAll128, decode128, decodeAll128,
   encode128s, encodedLen128s, encodeAll128s, decode128s, decodeAll128s,
-  sha1, sha1Hex, Sha1,
+  sha1, sha1Hex, sha1Checked, Sha1,
 } = bind(await load(flavor));

@@ -17,4 +17,4 @@ mod sha1;
 pub mod varint;
 
 pub use error::DecodeFailure;
-pub use sha1::{Sha1Hasher, sha1};
+pub use sha1::{CollisionFound, Sha1Hasher, sha1, sha1_checked};

@@ -1,5 +1,6 @@
-//! The SHA-1 exports: one-shot [`sha1`] and the incremental [`Sha1Hasher`].
-//! On wasm32, `sha1_fast` runs its portable scalar core.
+//! The SHA-1 exports: one-shot [`sha1`], the incremental [`Sha1Hasher`],
+//! and [`sha1_checked`] with collision detection. On wasm32, `sha1_fast`
+//! runs its portable scalar core.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -7,6 +8,42 @@ use wasm_bindgen::prelude::wasm_bindgen;
 #[wasm_bindgen]
 pub fn sha1(data: &[u8]) -> Vec<u8> {
     sha1_fast::digest(data).as_ref().to_vec()
+}
+
+/// SHA-1 of `data` with collision detection (`sha1_fast::checked`): the
+/// digest, or the [`CollisionFound`] that JavaScript turns into a
+/// `Sha1CollisionError`.
+#[wasm_bindgen]
+pub fn sha1_checked(data: &[u8]) -> Result<Vec<u8>, CollisionFound> {
+    match sha1_fast::checked::digest(data) {
+        Ok(digest) => Ok(digest.as_ref().to_vec()),
+        Err(collision) => Err(CollisionFound(collision)),
+    }
+}
+
+/// A collision attack detected by [`sha1_checked`].
+#[wasm_bindgen]
+pub struct CollisionFound(sha1_fast::checked::Collision);
+
+#[wasm_bindgen]
+impl CollisionFound {
+    /// The Rust error's message.
+    #[wasm_bindgen(getter)]
+    pub fn message(&self) -> String {
+        self.0.to_string()
+    }
+
+    /// The plain SHA-1 of the input (shared with its colliding twin), hex.
+    #[wasm_bindgen(getter)]
+    pub fn digest(&self) -> String {
+        self.0.digest().to_string()
+    }
+
+    /// The digest collision detection substitutes (not shared), hex.
+    #[wasm_bindgen(getter)]
+    pub fn mitigated(&self) -> String {
+        self.0.mitigated().to_string()
+    }
 }
 
 /// An incremental SHA-1, wrapped by the JavaScript `Sha1` class.
@@ -47,5 +84,22 @@ mod tests {
         assert_eq!(hasher.digest(), sha1(b"abc"));
         let abc = sha1_fast::Digest::try_from(sha1(b"abc").as_slice()).unwrap();
         assert_eq!(abc.to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+        assert_eq!(sha1_checked(b"abc").ok(), Some(sha1(b"abc")));
+    }
+
+    #[test]
+    fn a_collision_attack_is_an_error_with_both_digests() {
+        let path = testkit::vector_path("sha1-collisions/sha-mbles-1.bin");
+        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let Err(found) = sha1_checked(&data) else {
+            panic!("sha-mbles-1.bin was not flagged");
+        };
+        // The folder's README and sha1dcsum (via sha1-fast's own tests).
+        assert_eq!(found.digest(), "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0");
+        assert_eq!(
+            found.mitigated(),
+            "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14"
+        );
+        assert!(found.message().contains(&found.mitigated()));
     }
 }

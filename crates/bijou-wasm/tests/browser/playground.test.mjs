@@ -78,6 +78,7 @@ test('the playground page encodes, decodes and hashes in Chromium', async () => 
     await page.setInputFiles('#file', { name: 'fox.txt', mimeType: 'text/plain', buffer: data });
     await page.waitForSelector('#verdict');
     assert.equal(await cell('sha1-out', 'SHA-1'), createHash('sha1').update(data).digest('hex'));
+    assert.equal(await page.textContent('#verdict'), 'no collision attack detected');
     const dropped = Buffer.alloc(100_000, 7);
     await page.evaluate((bytes) => {
       const transfer = new DataTransfer();
@@ -88,6 +89,14 @@ test('the playground page encodes, decodes and hashes in Chromium', async () => 
     await page.waitForSelector('#verdict');
     assert.equal(await cell('sha1-out', 'SHA-1'), createHash('sha1').update(dropped).digest('hex'));
     assert.match(await cell('sha1-out', 'file'), /^sevens\.bin \(100000 bytes\)$/);
+    // A published collision (SHAttered) is called out.
+    await page.setInputFiles('#file', join(crateDir, '../../vectors/sha1-collisions/shattered-1.pdf'));
+    await page.waitForFunction(() => document.querySelector('#sha1-out tr[data-label=file] td:nth-child(2)')?.textContent.startsWith('shattered-1.pdf'));
+    assert.equal(await cell('sha1-out', 'SHA-1'), '38762cf7f55934b34d179ae6a4c80cadccbb7f0a');
+    assert.equal(
+      await page.textContent('#verdict'),
+      'collision attack detected (mitigated digest 16e96b70000dd1e7c85b8368ee197754400e58ec)',
+    );
 
     await mkdir(join(screenshot, '..'), { recursive: true });
     await page.screenshot({ path: screenshot, fullPage: true });

@@ -1,6 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import * as pkg from '../../pkg/index.js';
 import { builds, rng } from './builds.mjs';
 
@@ -54,4 +55,46 @@ test('SHA-1 inputs must be Uint8Arrays', () => {
   }
   assert.throws(() => pkg.sha1('abc'), /TextEncoder/);
   assert.equal(pkg.sha1Hex(Buffer.from('abc')), 'a9993e364706816aba3e25717850c26c9cd0d89d');
+});
+
+// The published collisions (vectors/sha1-collisions/, copied from
+// ../shared/vectors/): plain SHA-1 from the folder's README, mitigated
+// digests as sha1collisiondetection's sha1dcsum prints them.
+const ATTACKS = [
+  ['shattered-1.pdf', '38762cf7f55934b34d179ae6a4c80cadccbb7f0a', '16e96b70000dd1e7c85b8368ee197754400e58ec'],
+  ['shattered-2.pdf', '38762cf7f55934b34d179ae6a4c80cadccbb7f0a', 'e1761773e6a35916d99f891b77663e6405313587'],
+  ['sha-mbles-1.bin', '8ac60ba76f1999a1ab70223f225aefdc78d4ddc0', '4f3d9be4a472c4dae83c6314aa6c36a064c1fd14'],
+  ['sha-mbles-2.bin', '8ac60ba76f1999a1ab70223f225aefdc78d4ddc0', '9ed5d77a4f48be1dbf3e9e15650733eb850897f2'],
+];
+const collision = (file) => readFileSync(new URL(`../../../../vectors/sha1-collisions/${file}`, import.meta.url));
+
+test('sha1Checked flags every published collision with both digests, in both builds', () => {
+  for (const api of [pkg, ...Object.values(builds)]) {
+    for (const [file, plain, mitigated] of ATTACKS) {
+      const bytes = collision(file);
+      assert.equal(nodeSha1(bytes).toString('hex'), plain, file);
+      assert.equal(api.sha1Hex(bytes), plain, `sha1 does not check: ${file}`);
+      assert.throws(() => api.sha1Checked(bytes), (error) => {
+        assert.ok(error instanceof pkg.Sha1CollisionError);
+        assert.equal(error.name, 'Sha1CollisionError');
+        assert.equal(error.digest, plain);
+        assert.equal(error.mitigated, mitigated);
+        assert.match(error.message, /collision attack detected/);
+        return true;
+      }, file);
+    }
+  }
+});
+
+test('sha1Checked is plain SHA-1 on everything else', () => {
+  for (const api of [pkg, ...Object.values(builds)]) {
+    for (const length of [0, 1, 55, 56, 64, 1000, 65536 + 3]) {
+      const bytes = r.bytes(length);
+      assert.deepEqual(Buffer.from(api.sha1Checked(bytes)), nodeSha1(bytes), `${length} bytes`);
+    }
+    // A collision file cut short no longer carries a whole attack block pair.
+    const prefix = collision('shattered-1.pdf').subarray(0, 192);
+    assert.deepEqual(Buffer.from(api.sha1Checked(prefix)), nodeSha1(prefix));
+  }
+  for (const bad of ['abc', null, [1], new ArrayBuffer(1)]) assert.throws(() => pkg.sha1Checked(bad), TypeError);
 });

@@ -66,7 +66,7 @@ function assertDecodeError(fn, kind, offset, message) {
 }
 
 test('the package exports exactly the documented API', () => {
-  const expected = ['BijouDecodeError', 'Sha1', 'Sha1CollisionError', 'flavor', 'sha1', 'sha1Hex'];
+  const expected = ['BijouDecodeError', 'Sha1', 'Sha1CollisionError', 'flavor', 'sha1', 'sha1Checked', 'sha1Hex'];
   for (const w of WIDTHS) {
     for (const f of ['encode', 'decode', 'decodeAll', 'encodeAll', 'encodedLen']) expected.push(`${f}${w}`);
   }
