@@ -4,17 +4,17 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::{run_checked, succeeds};
+use crate::run_checked;
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask wasm [--test] [--bench]
 
 Builds the npm package `bijou-wasm` into crates/bijou-wasm/pkg/: the
-bijou-wasm crate for wasm32-unknown-unknown twice, with Wasm SIMD (simd128)
-and without, each through wasm-bindgen (--target web), beside the package's
-JavaScript and TypeScript types from crates/bijou-wasm/js/. Adds the Rust
-target with rustup and installs wasm-bindgen-cli at the version Cargo.lock
-holds for wasm-bindgen when either is missing.
+bijou-wasm crate for wasm32-unknown-unknown through wasm-bindgen (--target
+web), beside the package's JavaScript and TypeScript types from
+crates/bijou-wasm/js/ and its README. Adds the Rust target with rustup and
+installs wasm-bindgen-cli at the version Cargo.lock holds for wasm-bindgen
+when either is missing.
 
 Options:
   --test        Then run the Node suite (node --test) and the headless
@@ -25,9 +25,6 @@ Options:
 --test and --bench install the npm dev dependencies (npm ci) when missing.";
 
 const TARGET: &str = "wasm32-unknown-unknown";
-
-/// The package's two builds: name and the target features they add.
-const FLAVORS: &[(&str, &str)] = &[("baseline", ""), ("simd", "-C target-feature=+simd128")];
 
 pub(crate) fn main(args: &[String]) -> Result<(), String> {
     let Some(flags) = crate::parse_flags(args, &["--test", "--bench"], USAGE)? else {
@@ -42,38 +39,40 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         std::fs::remove_dir_all(&pkg)
             .map_err(|e| format!("cannot clear {}: {e}", pkg.display()))?;
     }
-    for &(flavor, rustflags) in FLAVORS {
-        let target_dir = root.join("target/wasm").join(flavor);
-        run_checked(
-            Command::new("cargo")
-                .current_dir(&root)
-                .args([
-                    "build",
-                    "-p",
-                    "bijou-wasm",
-                    "--lib",
-                    "--release",
-                    "--target",
-                    TARGET,
-                ])
-                .env("CARGO_TARGET_DIR", &target_dir)
-                .env("RUSTFLAGS", rustflags),
-        )?;
-        let wasm = target_dir.join(TARGET).join("release/bijou_wasm.wasm");
-        run_checked(
-            Command::new("wasm-bindgen")
-                .args([
-                    "--target",
-                    "web",
-                    "--weak-refs",
-                    "--no-typescript",
-                    "--out-dir",
-                ])
-                .arg(pkg.join(flavor))
-                .arg(wasm),
-        )?;
-    }
+    // A target directory of its own, which CI deletes afterwards; no
+    // RUSTFLAGS, which are meant for the host (`-C target-cpu=native`).
+    let target_dir = root.join("target/wasm");
+    run_checked(
+        Command::new("cargo")
+            .current_dir(&root)
+            .args([
+                "build",
+                "-p",
+                "bijou-wasm",
+                "--lib",
+                "--release",
+                "--target",
+                TARGET,
+            ])
+            .env("CARGO_TARGET_DIR", &target_dir)
+            .env_remove("RUSTFLAGS"),
+    )?;
+    run_checked(
+        Command::new("wasm-bindgen")
+            .args([
+                "--target",
+                "web",
+                "--weak-refs",
+                "--no-typescript",
+                "--out-dir",
+            ])
+            .arg(&pkg)
+            .arg(target_dir.join(TARGET).join("release/bijou_wasm.wasm")),
+    )?;
     copy_sources(&crate_dir.join("js"), &pkg)?;
+    let readme = crate_dir.join("README.md");
+    std::fs::copy(&readme, pkg.join("README.md"))
+        .map_err(|e| format!("cannot copy {}: {e}", readme.display()))?;
     println!("wasm: built crates/bijou-wasm/pkg");
     let npm_run = |script: &str| -> Result<(), String> {
         if !crate_dir.join("node_modules").exists() {
@@ -130,16 +129,14 @@ fn ensure_bindgen(root: &Path) -> Result<(), String> {
     println!("installing wasm-bindgen-cli {version}");
     let install = |locked: bool| {
         let mut command = Command::new("cargo");
-        command.args([
-            "install",
-            "wasm-bindgen-cli",
-            "--version",
-            &format!("={version}"),
-        ]);
+        // Only the one binary, and no TLS stack (the test runner's
+        // downloads need it, not wasm-bindgen): a third less to compile.
+        command.args(["install", "wasm-bindgen-cli", "--bin", "wasm-bindgen"]);
+        command.args(["--no-default-features", "--version", &format!("={version}")]);
         if locked {
             command.arg("--locked");
         }
-        succeeds(&mut command)
+        command.status().is_ok_and(|status| status.success())
     };
     // The CLI's own lock file first; a registry mirror may lack a release it
     // names, and then the newest compatible dependencies do.

@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as pkg from '../../pkg/index.js';
-import { builds, rng } from './builds.mjs';
+import { rng } from './rng.mjs';
 import * as ref from './reference.mjs';
 
 const WIDTHS = ['32', '32s', '64', '64s', '128', '128s'];
@@ -66,20 +66,12 @@ function assertDecodeError(fn, kind, offset, message) {
 }
 
 test('the package exports exactly the documented API', () => {
-  const expected = ['BijouDecodeError', 'Sha1', 'Sha1CollisionError', 'flavor', 'sha1', 'sha1Checked', 'sha1Hex'];
+  const expected = ['BijouDecodeError', 'Sha1', 'Sha1CollisionError', 'sha1', 'sha1Checked', 'sha1Hex'];
   for (const w of WIDTHS) {
     for (const f of ['encode', 'decode', 'decodeAll', 'encodeAll', 'encodedLen']) expected.push(`${f}${w}`);
   }
   assert.deepEqual(Object.keys(pkg).sort(), expected.sort());
-  for (const name of expected.filter((n) => n !== 'flavor')) assert.equal(typeof pkg[name], 'function', name);
-});
-
-test('the SIMD build loads where the engine has Wasm SIMD', async () => {
-  // Node 20's V8 has simd128 on, so the probe must pass here.
-  assert.equal(pkg.flavor, 'simd');
-  const { load, simdSupported } = await import('../../pkg/load.js');
-  assert.equal(simdSupported, true);
-  await assert.rejects(load('avx512'), RangeError);
+  for (const name of expected) assert.equal(typeof pkg[name], 'function', name);
 });
 
 test('spec vectors encode and decode', () => {
@@ -97,83 +89,79 @@ test('spec vectors encode and decode', () => {
   assert.deepEqual(pkg.encode128s(-300n), hex('F1 00 67'));
 });
 
-test('every tier edge of every width matches the reference, in both builds', () => {
-  for (const [build, api] of Object.entries(builds)) {
-    for (const w of WIDTHS) {
-      const width = ref.width(w);
-      const values = edges(w);
-      const all = [];
-      for (const v of values) {
-        const value = js(w, v);
-        const expected = ref.encode(width, v);
-        const label = `${build} ${w} ${v}`;
-        assert.deepEqual(Array.from(api[`encode${w}`](value)), expected, label);
-        assert.equal(api[`encodedLen${w}`](value), expected.length, label);
-        const framed = Uint8Array.from([0xaa, ...expected, 0xbb]);
-        assert.deepEqual(api[`decode${w}`](framed, 1), { value, bytesRead: expected.length }, label);
-        // One byte short of each value: truncated, at the value's offset.
-        assertDecodeError(() => api[`decode${w}`](framed.subarray(0, expected.length), 1), 'truncated', 1);
-        all.push(...expected);
-      }
-      const decoded = api[`decodeAll${w}`](Uint8Array.from(all));
-      assert.ok(decoded instanceof ARRAYS[w], `${build} decodeAll${w} type`);
-      assert.deepEqual(Array.from(decoded), values.map((v) => js(w, v)));
-      assert.deepEqual(Array.from(api[`encodeAll${w}`](values.map((v) => js(w, v)))), all);
+test('every tier edge of every width matches the reference', () => {
+  for (const w of WIDTHS) {
+    const width = ref.width(w);
+    const values = edges(w);
+    const all = [];
+    for (const v of values) {
+      const value = js(w, v);
+      const expected = ref.encode(width, v);
+      const label = `${w} ${v}`;
+      assert.deepEqual(Array.from(pkg[`encode${w}`](value)), expected, label);
+      assert.equal(pkg[`encodedLen${w}`](value), expected.length, label);
+      const framed = Uint8Array.from([0xaa, ...expected, 0xbb]);
+      assert.deepEqual(pkg[`decode${w}`](framed, 1), { value, bytesRead: expected.length }, label);
+      // One byte short of each value: truncated, at the value's offset.
+      assertDecodeError(() => pkg[`decode${w}`](framed.subarray(0, expected.length), 1), 'truncated', 1);
+      all.push(...expected);
     }
+    const decoded = pkg[`decodeAll${w}`](Uint8Array.from(all));
+    assert.ok(decoded instanceof ARRAYS[w], `decodeAll${w} type`);
+    assert.deepEqual(Array.from(decoded), values.map((v) => js(w, v)));
+    assert.deepEqual(Array.from(pkg[`encodeAll${w}`](values.map((v) => js(w, v)))), all);
   }
 });
 
-test('random values and random bytes agree with the reference, in both builds', () => {
+test('random values and random bytes agree with the reference', () => {
   const r = rng(2026);
-  for (const [build, api] of Object.entries(builds)) {
-    for (const w of WIDTHS) {
-      const width = ref.width(w);
-      // Values of every magnitude: a random bit length, then random bits.
-      const values = Array.from({ length: 2000 }, () => {
-        const u = r.bits(width.bits) >> BigInt(r.int(width.bits));
-        return js(w, ref.unzigzag(width, u));
-      });
-      const expected = values.flatMap((v) => ref.encode(width, BigInt(v)));
-      const input = ARRAYS[w] === Array ? values : ARRAYS[w].from(values);
-      assert.deepEqual(Array.from(api[`encodeAll${w}`](input)), expected, `${build} encodeAll${w}`);
-      for (const v of values.slice(0, 300)) {
-        assert.deepEqual(Array.from(api[`encode${w}`](v)), ref.encode(width, BigInt(v)));
-      }
-      assert.deepEqual(Array.from(api[`decodeAll${w}`](Uint8Array.from(expected))), values);
+  for (const w of WIDTHS) {
+    const width = ref.width(w);
+    // Values of every magnitude: a random bit length, then random bits.
+    const values = Array.from({ length: 2000 }, () => {
+      const u = r.bits(width.bits) >> BigInt(r.int(width.bits));
+      return js(w, ref.unzigzag(width, u));
+    });
+    const expected = values.flatMap((v) => ref.encode(width, BigInt(v)));
+    const input = ARRAYS[w] === Array ? values : ARRAYS[w].from(values);
+    assert.deepEqual(Array.from(pkg[`encodeAll${w}`](input)), expected, `encodeAll${w}`);
+    for (const v of values.slice(0, 300)) {
+      assert.deepEqual(Array.from(pkg[`encode${w}`](v)), ref.encode(width, BigInt(v)));
+    }
+    assert.deepEqual(Array.from(pkg[`decodeAll${w}`](Uint8Array.from(expected))), values);
 
-      // Random bytes, biased towards tags: every outcome, errors included.
-      for (let i = 0; i < 3000; i++) {
-        const bytes = r.bytes(r.int(20));
-        if (bytes.length > 0 && r.int(2)) bytes[0] = width.threshold + r.int(256 - width.threshold);
-        const want = ref.decode(width, bytes);
-        if (want.error) {
-          assertDecodeError(() => api[`decode${w}`](bytes), want.error, 0);
-        } else {
-          assert.deepEqual(api[`decode${w}`](bytes), { value: js(w, want.value), bytesRead: want.length });
-        }
+    // Random bytes, biased towards tags: every outcome, errors included.
+    for (let i = 0; i < 3000; i++) {
+      const bytes = r.bytes(r.int(20));
+      if (bytes.length > 0 && r.int(2)) bytes[0] = width.threshold + r.int(256 - width.threshold);
+      const want = ref.decode(width, bytes);
+      if (want.error) {
+        assertDecodeError(() => pkg[`decode${w}`](bytes), want.error, 0);
+      } else {
+        assert.deepEqual(pkg[`decode${w}`](bytes), { value: js(w, want.value), bytesRead: want.length });
       }
+    }
 
-      // decodeAll of random streams: the reference's values, or its first error.
-      for (let i = 0; i < 300; i++) {
-        const bytes = r.bytes(r.int(200));
-        for (let j = 0; j < bytes.length; j++) if (r.int(3) === 0) bytes[j] = 256 - 1 - r.int(width.tiers);
-        const values = [];
-        let at = 0;
-        let failure = null;
-        while (at < bytes.length) {
-          const got = ref.decode(width, bytes, at);
-          if (got.error) {
-            failure = { kind: got.error, offset: at };
-            break;
-          }
-          values.push(js(w, got.value));
-          at += got.length;
+    // decodeAll of random streams: the reference's values, or its first error.
+    for (let i = 0; i < 300; i++) {
+      const bytes = r.bytes(r.int(200));
+      for (let j = 0; j < bytes.length; j++) if (r.int(3) === 0) bytes[j] = 256 - 1 - r.int(width.tiers);
+      const values = [];
+      let at = 0;
+      let failure = null;
+      while (at < bytes.length) {
+        const got = ref.decode(width, bytes, at);
+        if (got.error) {
+          failure = { kind: got.error, offset: at };
+          break;
         }
-        if (failure) {
-          assertDecodeError(() => api[`decodeAll${w}`](bytes), failure.kind, failure.offset);
-        } else {
-          assert.deepEqual(Array.from(api[`decodeAll${w}`](bytes)), values);
-        }
+        values.push(js(w, got.value));
+        at += got.length;
+      }
+      if (failure) {
+        assertDecodeError(() => pkg[`decodeAll${w}`](bytes), failure.kind, failure.offset);
+      } else {
+        assert.deepEqual(Array.from(pkg[`decodeAll${w}`](bytes)), values);
       }
     }
   }
@@ -262,19 +250,17 @@ test('no input ends in a wasm trap', () => {
   const r = rng(7);
   const inputs = [undefined, null, 0, -1, 2 ** 53, 1n, -1n, 2n ** 200n, 'x', {}, [], [1n], new Uint8Array(0),
     r.bytes(64), new Uint8Array(1 << 14).fill(0xff), Symbol('s'), () => 1];
-  for (const api of [pkg, ...Object.values(builds)]) {
-    for (const [name, f] of Object.entries(api)) {
-      if (typeof f !== 'function' || name === 'Sha1' || name.endsWith('Error')) continue;
-      for (const a of inputs) {
-        for (const b of [undefined, 0, 1, -1, 'x']) {
-          try {
-            f(a, b);
-          } catch (error) {
-            assert.ok(
-              error instanceof TypeError || error instanceof RangeError || error?.name === 'BijouDecodeError',
-              `${name}(${typeof a}, ${String(b)}) threw ${error}`,
-            );
-          }
+  for (const [name, f] of Object.entries(pkg)) {
+    if (typeof f !== 'function' || name === 'Sha1' || name.endsWith('Error')) continue;
+    for (const a of inputs) {
+      for (const b of [undefined, 0, 1, -1, 'x']) {
+        try {
+          f(a, b);
+        } catch (error) {
+          assert.ok(
+            error instanceof TypeError || error instanceof RangeError || error?.name === 'BijouDecodeError',
+            `${name}(${typeof a}, ${String(b)}) threw ${error}`,
+          );
         }
       }
     }

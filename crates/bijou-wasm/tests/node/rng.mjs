@@ -1,13 +1,3 @@
-// Both builds of the package, bound to the public API, so the differential
-// tests cover the SIMD build and its fallback on any engine that has SIMD.
-import { bind } from '../../pkg/api.js';
-import { load } from '../../pkg/load.js';
-
-export const builds = {
-  simd: bind(await load('simd')),
-  baseline: bind(await load('baseline')),
-};
-
 // A deterministic xorshift generator: failures reproduce.
 export function rng(seed) {
   let s = BigInt(seed) | 1n;
