@@ -17,8 +17,9 @@ installs wasm-bindgen-cli at the version Cargo.lock holds for wasm-bindgen
 when either is missing.
 
 Options:
-  --test        Then run the Node suite (node --test) and the headless
-                Chromium test of the playground page (needs /usr/bin/chromium)
+  --test        Then run the Node suite (node --test), the TypeScript check
+                and the headless Chromium test of the playground page
+                (needs /usr/bin/chromium, or $CHROMIUM)
   --bench       Then run the JavaScript benches against the npm peers
   -h, --help    Print this message
 

@@ -1,7 +1,8 @@
 // `cargo xtask wasm --bench`: bijou-wasm against the npm packages a JS user
-// would otherwise reach for. Candidates run interleaved, round after round,
-// so machine noise hits them alike; each figure is the median of the rounds,
-// and each ratio is the peer's median over ours.
+// would otherwise reach for. Candidates run interleaved, round after round
+// (in reverse order every other round), so machine noise hits them alike;
+// each figure is the median of the rounds, each ratio the peer's median
+// over ours. ROUNDS=N sets the rounds (default 21).
 import { createHash } from 'node:crypto';
 import { cpus } from 'node:os';
 import varint from 'varint';
@@ -28,8 +29,9 @@ function values(count) {
 // Median ms per call of each candidate, interleaved.
 function race(candidates) {
   const times = Object.fromEntries(Object.keys(candidates).map((name) => [name, []]));
+  const entries = Object.entries(candidates);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, run] of Object.entries(candidates)) {
+    for (const [name, run] of round % 2 ? [...entries].reverse() : entries) {
       let calls = 0;
       const start = performance.now();
       let elapsed = 0;
@@ -49,8 +51,8 @@ function race(candidates) {
 function report(title, medians, ours, unit) {
   console.log(`\n${title}`);
   for (const [name, ms] of Object.entries(medians)) {
-    const ratio = medians[ours] === ms ? '' : `  ours is ${(ms / medians[ours]).toFixed(2)}x faster`;
-    console.log(`  ${name.padEnd(34)} ${ms.toFixed(3).padStart(9)} ms  ${unit(ms).padStart(12)}${ratio}`);
+    const ratio = name === ours ? '' : `  ${(ms / medians[ours]).toFixed(2)}x ours`;
+    console.log(`  ${name.padEnd(40)} ${ms.toFixed(3).padStart(9)} ms  ${unit(ms).padStart(12)}${ratio}`);
   }
 }
 
@@ -104,6 +106,7 @@ const checkAll = bijou.decodeAll64(bijouBytes);
 if (checkAll.some((v, i) => v !== bigints[i])) throw new Error('decodeAll64 disagrees');
 
 console.log(`bijou-wasm bench: Node ${process.version}, ${cpus()[0].model}, ${ROUNDS} rounds`);
+console.log("ratios: a peer's median time over ours (above 1: ours is faster)");
 console.log(`${COUNT} values: ${bijouBytes.length} bytes as bijou64, ${lebBytes.length} as LEB128`);
 const decodeMedians = race({
   'bijou-wasm decodeAll64': () => bijou.decodeAll64(bijouBytes),
@@ -129,7 +132,7 @@ const shaMedians = race({
   'hash-wasm SHA-1': hashWasmSha1,
   '@noble/hashes sha1': () => nobleSha1(data),
   'node:crypto (native, for scale)': () => createHash('sha1').update(data).digest(),
-  'bijou-wasm sha1Checked (detection)': () => bijou.sha1Checked(data),
+  'bijou-wasm sha1Checked (with detection)': () => bijou.sha1Checked(data),
 });
 report('SHA-1 of 1 MiB', shaMedians, 'bijou-wasm sha1', (ms) => `${(1 / ms * 1000).toFixed(0)} MiB/s`);
 
