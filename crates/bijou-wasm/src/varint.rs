@@ -113,11 +113,11 @@ macro_rules! exports {
             Ok($from_batch)
         }
     };
-    (
+    ($(
         $width:ident: $int:ty;
         $encode:ident, $encoded_len:ident, $len_from_tag:ident,
         $decode:ident, $encode_all:ident, $decode_all:ident
-    ) => {
+    );+ $(;)?) => {$(
         exports! {
             $width: $int, $int;
             $encode, $encoded_len, $len_from_tag, $decode, $encode_all, $decode_all;
@@ -128,12 +128,12 @@ macro_rules! exports {
             };
             from_batch: |values| values
         }
-    };
-    (
+    )+};
+    ($(
         $width:ident: $int:ty as pairs;
         $encode:ident, $encoded_len:ident, $len_from_tag:ident,
         $decode:ident, $encode_all:ident, $decode_all:ident
-    ) => {
+    );+ $(;)?) => {$(
         exports! {
             $width: $int, u64;
             $encode, $encoded_len, $len_from_tag, $decode, $encode_all, $decode_all;
@@ -155,32 +155,24 @@ macro_rules! exports {
                     .collect()
             }
         }
-    };
+    )+};
 }
 
 exports! {
     bijou32: u32;
-    encode_32, encoded_len_32, len_from_tag_32, decode_32, encode_all_32, decode_all_32
-}
-exports! {
+    encode_32, encoded_len_32, len_from_tag_32, decode_32, encode_all_32, decode_all_32;
     bijou32s: i32;
-    encode_32s, encoded_len_32s, len_from_tag_32s, decode_32s, encode_all_32s, decode_all_32s
-}
-exports! {
+    encode_32s, encoded_len_32s, len_from_tag_32s, decode_32s, encode_all_32s, decode_all_32s;
     bijou64: u64;
-    encode_64, encoded_len_64, len_from_tag_64, decode_64, encode_all_64, decode_all_64
-}
-exports! {
+    encode_64, encoded_len_64, len_from_tag_64, decode_64, encode_all_64, decode_all_64;
     bijou64s: i64;
-    encode_64s, encoded_len_64s, len_from_tag_64s, decode_64s, encode_all_64s, decode_all_64s
+    encode_64s, encoded_len_64s, len_from_tag_64s, decode_64s, encode_all_64s, decode_all_64s;
 }
 exports! {
     bijou128: u128 as pairs;
-    encode_128, encoded_len_128, len_from_tag_128, decode_128, encode_all_128, decode_all_128
-}
-exports! {
+    encode_128, encoded_len_128, len_from_tag_128, decode_128, encode_all_128, decode_all_128;
     bijou128s: i128 as pairs;
-    encode_128s, encoded_len_128s, len_from_tag_128s, decode_128s, encode_all_128s, decode_all_128s
+    encode_128s, encoded_len_128s, len_from_tag_128s, decode_128s, encode_all_128s, decode_all_128s;
 }
 
 #[cfg(test)]
