@@ -6,6 +6,12 @@ import { BijouDecodeError, Sha1CollisionError } from './errors.js';
 
 const U64 = 2n ** 64n;
 
+// The most bytes one call copies into the wasm memory. Past it, the
+// varint batch calls throw RangeError (an allocation failure inside wasm
+// would be a trap), and SHA-1 feeds its input in pieces of this size.
+const MAX_COPY = 2 ** 30;
+const HASH_PIECE = 2 ** 20;
+
 // Per width: the JS type of its values, their range, the typed array
 // `decodeAll` returns and `encodeAll` takes as is (none for the 128-bit
 // widths, whose values cross as low/high pairs in a BigUint64Array), and the
@@ -51,11 +57,19 @@ function hex(bytes) {
 export function bind(raw) {
   const api = {};
 
-  function decodeError(failure, base) {
-    if (!(failure instanceof raw.DecodeFailure)) throw failure;
-    const error = new BijouDecodeError(failure.message, failure.kind, base + failure.offset);
+  // The error a thrown raw Failure stands for; anything else is rethrown.
+  function failureError(failure, base) {
+    if (!(failure instanceof raw.Failure)) throw failure;
+    const { message, kind, offset } = failure;
     failure.free();
-    return error;
+    return kind === 'too-large' ? new RangeError(message) : new BijouDecodeError(message, kind, base + offset);
+  }
+
+  function checkCopy(view, name) {
+    if (view.byteLength > MAX_COPY) {
+      throw new RangeError(`${name} is ${view.byteLength} bytes, more than the ${MAX_COPY} one call takes; pass it in parts`);
+    }
+    return view;
   }
 
   for (const [width, spec] of Object.entries(WIDTHS)) {
@@ -110,7 +124,14 @@ export function bind(raw) {
 
     api[`encode${width}`] = (value) => encode(check(value, 'value'));
     api[`encodedLen${width}`] = (value) => encodedLen(check(value, 'value'));
-    api[`encodeAll${width}`] = (values) => encodeAll(packed(values));
+    api[`encodeAll${width}`] = (values) => {
+      const input = checkCopy(packed(values), 'values');
+      try {
+        return encodeAll(input);
+      } catch (failure) {
+        throw failureError(failure, 0);
+      }
+    };
     api[`decode${width}`] = (bytes, offset = 0) => {
       checkBytes(bytes, 'bytes');
       if (typeof offset !== 'number') {
@@ -124,29 +145,41 @@ export function bind(raw) {
       try {
         value = decode(view);
       } catch (failure) {
-        throw decodeError(failure, offset);
+        throw failureError(failure, offset);
       }
       return { value, bytesRead: lenFromTag(view[0]) };
     };
     api[`decodeAll${width}`] = (bytes) => {
       checkBytes(bytes, 'bytes');
+      checkCopy(bytes, 'bytes');
       try {
         return unpacked(decodeAll(bytes));
       } catch (failure) {
-        throw decodeError(failure, 0);
+        throw failureError(failure, 0);
       }
     };
   }
 
+  // Long inputs go to the incremental hashers a piece at a time, so the
+  // wasm memory never grows to hold a whole file.
+  const feed = (hasher, bytes) => {
+    for (let at = 0; at < bytes.length; at += HASH_PIECE) hasher.update(bytes.subarray(at, at + HASH_PIECE));
+    return hasher;
+  };
+
   api.sha1 = (bytes) => {
     checkBytes(bytes, 'bytes');
-    return raw.sha1(bytes);
+    if (bytes.length <= HASH_PIECE) return raw.sha1(bytes);
+    const hasher = feed(new raw.Sha1Hasher(), bytes);
+    const digest = hasher.digest();
+    hasher.free();
+    return digest;
   };
   api.sha1Hex = (bytes) => hex(api.sha1(bytes));
   api.sha1Checked = (bytes) => {
     checkBytes(bytes, 'bytes');
     try {
-      return raw.sha1_checked(bytes);
+      return bytes.length <= HASH_PIECE ? raw.sha1_checked(bytes) : feed(new raw.CheckedHasher(), bytes).finish();
     } catch (found) {
       if (!(found instanceof raw.CollisionFound)) throw found;
       const error = new Sha1CollisionError(found.message, found.digest, found.mitigated);
@@ -162,7 +195,7 @@ export function bind(raw) {
     /** Hashes `bytes` after everything before it; returns this hasher. */
     update(bytes) {
       checkBytes(bytes, 'bytes');
-      this.#hasher.update(bytes);
+      feed(this.#hasher, bytes);
       return this;
     }
 

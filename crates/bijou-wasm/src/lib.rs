@@ -10,13 +10,15 @@
 //! collision detection).
 //!
 //! Every export is total: a bad input comes back as an `Err` that JavaScript
-//! sees as a thrown [`DecodeFailure`], never as a panic (a panic would be a
-//! wasm trap). The JavaScript layer checks types and ranges before it calls
-//! in, so the integer arguments here are always in range.
+//! sees as a thrown [`Failure`] or [`CollisionFound`], never as a panic (a
+//! panic would be a wasm trap), and results are allocated fallibly. The
+//! JavaScript layer checks types and ranges before it calls in, so the
+//! integer arguments here are always in range, and it hashes long inputs in
+//! pieces, so the wasm memory never holds a whole large file.
 
 mod error;
 mod sha1;
 pub mod varint;
 
-pub use error::DecodeFailure;
-pub use sha1::{CollisionFound, Sha1Hasher, sha1, sha1_checked};
+pub use error::Failure;
+pub use sha1::{CheckedHasher, CollisionFound, Sha1Hasher, sha1, sha1_checked};

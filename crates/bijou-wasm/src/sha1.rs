@@ -1,5 +1,6 @@
-//! The SHA-1 exports: one-shot [`sha1`], the incremental [`Sha1Hasher`],
-//! and [`sha1_checked`] with collision detection. On wasm32, `sha1_fast`
+//! The SHA-1 exports: one-shot [`sha1`] and [`sha1_checked`] (with collision
+//! detection), and their incremental forms [`Sha1Hasher`] and
+//! [`CheckedHasher`]. On wasm32, `sha1_fast`
 //! runs its portable scalar core.
 
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -71,6 +72,34 @@ impl Sha1Hasher {
     }
 }
 
+/// An incremental SHA-1 with collision detection, for inputs the
+/// JavaScript layer feeds in pieces.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct CheckedHasher(sha1_fast::checked::Sha1);
+
+#[wasm_bindgen]
+impl CheckedHasher {
+    /// A hasher that has seen nothing.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> CheckedHasher {
+        CheckedHasher::default()
+    }
+
+    /// Hashes `data` after everything before it.
+    pub fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+
+    /// SHA-1 of everything hashed, or the collision attack found in it.
+    pub fn finish(self) -> Result<Vec<u8>, CollisionFound> {
+        match self.0.finalize() {
+            Ok(digest) => Ok(digest.as_ref().to_vec()),
+            Err(collision) => Err(CollisionFound(collision)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,5 +130,14 @@ mod tests {
             "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14"
         );
         assert!(found.message().contains(&found.mitigated()));
+
+        let mut pieces = CheckedHasher::new();
+        for piece in data.chunks(100) {
+            pieces.update(piece);
+        }
+        let Err(in_pieces) = pieces.finish() else {
+            panic!("sha-mbles-1.bin fed in pieces was not flagged");
+        };
+        assert_eq!(in_pieces.mitigated(), found.mitigated());
     }
 }

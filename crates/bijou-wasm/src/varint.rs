@@ -9,7 +9,7 @@
 use bijou_core::{BatchDecodeError, DecodeError};
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::DecodeFailure;
+use crate::error::{Failure, reserve};
 
 /// A width's `decode`.
 type Decode<T> = fn(&[u8]) -> Result<(T, usize), DecodeError>;
@@ -28,7 +28,7 @@ fn decode_all<T: Copy + Default>(
     len_from_tag: fn(u8) -> usize,
     decode: Decode<T>,
     decode_batch: DecodeBatch<T>,
-) -> Result<Vec<T>, DecodeFailure> {
+) -> Result<Vec<T>, Failure> {
     let (mut count, mut start) = (0, 0);
     while let Some(&tag) = bytes.get(start) {
         let end = start + len_from_tag(tag);
@@ -39,14 +39,15 @@ fn decode_all<T: Copy + Default>(
         start = end;
     }
     let (whole, tail) = bytes.split_at(start);
-    let mut values = vec![T::default(); count];
+    let mut values = reserve(count, size_of::<T>())?;
+    values.resize(count, T::default());
     let (written, consumed) = decode_batch(whole, &mut values)?;
     if !tail.is_empty() {
         let error = decode(tail).err().unwrap_or(DecodeError::Truncated {
             needed: tail.len() + 1,
             available: tail.len(),
         });
-        return Err(DecodeFailure::at(error, start));
+        return Err(Failure::at(error, start));
     }
     // The count above makes both hold; checked rather than assumed, so a
     // disagreement is an error, not a short result.
@@ -55,7 +56,7 @@ fn decode_all<T: Copy + Default>(
             needed: whole.len().saturating_sub(consumed) + 1,
             available: whole.len().saturating_sub(consumed),
         };
-        return Err(DecodeFailure::at(error, consumed));
+        return Err(Failure::at(error, consumed));
     }
     Ok(values)
 }
@@ -90,27 +91,27 @@ macro_rules! exports {
 
         #[doc = concat!("The `", stringify!($width), "` value at the start of `bytes`.")]
         #[wasm_bindgen]
-        pub fn $decode(bytes: &[u8]) -> Result<$int, DecodeFailure> {
+        pub fn $decode(bytes: &[u8]) -> Result<$int, Failure> {
             Ok(bijou_core::$width::decode(bytes)?.0)
         }
 
         #[doc = concat!("The `", stringify!($width), "` encodings of `values`, concatenated.")]
         #[wasm_bindgen]
-        pub fn $encode_all(values: &[$batch]) -> Vec<u8> {
+        pub fn $encode_all(values: &[$batch]) -> Result<Vec<u8>, Failure> {
             let $values = values;
             $to_batch
         }
 
         #[doc = concat!("Every `", stringify!($width), "` value in `bytes`, or an error if any fails.")]
         #[wasm_bindgen]
-        pub fn $decode_all(bytes: &[u8]) -> Result<Vec<$batch>, DecodeFailure> {
+        pub fn $decode_all(bytes: &[u8]) -> Result<Vec<$batch>, Failure> {
             let $batch_values = decode_all(
                 bytes,
                 bijou_core::$width::len_from_tag,
                 bijou_core::$width::decode,
                 bijou_core::$width::decode_batch,
             )?;
-            Ok($from_batch)
+            $from_batch
         }
     };
     ($(
@@ -121,12 +122,14 @@ macro_rules! exports {
         exports! {
             $width: $int, $int;
             $encode, $encoded_len, $len_from_tag, $decode, $encode_all, $decode_all;
+            // Room for the longest encodings up front: encode_batch then
+            // never grows the vector (whose failure would be a trap).
             to_batch: |values| {
-                let mut out = Vec::new();
+                let mut out = reserve(values.len(), bijou_core::$width::MAX_BYTES)?;
                 bijou_core::$width::encode_batch(values, &mut out);
-                out
+                Ok(out)
             };
-            from_batch: |values| values
+            from_batch: |values| Ok(values)
         }
     )+};
     ($(
@@ -138,21 +141,20 @@ macro_rules! exports {
             $width: $int, u64;
             $encode, $encoded_len, $len_from_tag, $decode, $encode_all, $decode_all;
             to_batch: |pairs| {
-                let mut out = Vec::with_capacity(pairs.len() / 2);
+                let mut out = reserve(pairs.len() / 2, bijou_core::$width::MAX_BYTES)?;
                 for pair in pairs.chunks_exact(2) {
                     let bits = u128::from(pair[0]) | u128::from(pair[1]) << 64;
                     bijou_core::$width::encode(bits as $int, &mut out);
                 }
-                out
+                Ok(out)
             };
             from_batch: |values| {
-                values
-                    .iter()
-                    .flat_map(|&value| {
-                        let bits = value as u128;
-                        [bits as u64, (bits >> 64) as u64]
-                    })
-                    .collect()
+                let mut pairs = reserve(values.len(), 16)?;
+                pairs.extend(values.iter().flat_map(|&value| {
+                    let bits = value as u128;
+                    [bits as u64, (bits >> 64) as u64]
+                }));
+                Ok(pairs)
             }
         }
     )+};
@@ -210,13 +212,16 @@ mod tests {
             .iter()
             .flat_map(|&v| [v as u64, (v >> 64) as u64])
             .collect();
-        let bytes = encode_all_128(&pairs);
+        let bytes = encode_all_128(&pairs).unwrap();
         assert_eq!(decode_all_128(&bytes), Ok(pairs));
         assert_eq!(decode_128(&bytes[3..]), Ok(u128::MAX));
         let signed: Vec<u64> = [-1i128, i128::MIN]
             .iter()
             .flat_map(|&v| [v as u64, (v as u128 >> 64) as u64])
             .collect();
-        assert_eq!(decode_all_128s(&encode_all_128s(&signed)), Ok(signed));
+        assert_eq!(
+            decode_all_128s(&encode_all_128s(&signed).unwrap()),
+            Ok(signed)
+        );
     }
 }

@@ -8,7 +8,8 @@ import { rng } from './rng.mjs';
 const nodeSha1 = (bytes) => createHash('sha1').update(bytes).digest();
 const r = rng(1);
 // Every length around the block and padding boundaries, then larger ones.
-const lengths = [...Array.from({ length: 200 }, (_, i) => i), 1000, 4095, 4096, 65536 + 7, 1 << 20];
+// Past 1 MiB the package hashes in 1 MiB pieces: lengths on both sides.
+const lengths = [...Array.from({ length: 200 }, (_, i) => i), 1000, 4095, 4096, 65536 + 7, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 5];
 
 test('sha1 and sha1Hex agree with node:crypto', () => {
   for (const length of lengths) {
@@ -23,12 +24,13 @@ test('sha1 and sha1Hex agree with node:crypto', () => {
 });
 
 test('Sha1 hashes data given in any pieces, and digest leaves it going', () => {
-  for (const length of [0, 1, 63, 64, 65, 1000, 100_000]) {
+  for (const length of [0, 1, 63, 64, 65, 1000, 100_000, 2 * (1 << 20) + 3]) {
     const bytes = r.bytes(length);
     const hasher = new pkg.Sha1();
     let at = 0;
     while (at < length) {
-      const end = Math.min(length, at + r.int(150));
+      // Small pieces, and now and then one past the 1 MiB hashing piece.
+      const end = Math.min(length, at + (r.int(20) === 0 ? (1 << 20) + r.int(100) : r.int(150)));
       assert.equal(hasher.update(bytes.subarray(at, end)), hasher, 'update is chainable');
       at = end;
     }
@@ -81,7 +83,7 @@ test('sha1Checked flags every published collision with both digests', () => {
 });
 
 test('sha1Checked is plain SHA-1 on everything else', () => {
-  for (const length of [0, 1, 55, 56, 64, 1000, 65536 + 3]) {
+  for (const length of [0, 1, 55, 56, 64, 1000, 65536 + 3, (1 << 20) + 1, 2 * (1 << 20) + 9]) {
     const bytes = r.bytes(length);
     assert.deepEqual(Buffer.from(pkg.sha1Checked(bytes)), nodeSha1(bytes), `${length} bytes`);
   }
@@ -89,4 +91,15 @@ test('sha1Checked is plain SHA-1 on everything else', () => {
   const prefix = collision('shattered-1.pdf').subarray(0, 192);
   assert.deepEqual(Buffer.from(pkg.sha1Checked(prefix)), nodeSha1(prefix));
   for (const bad of ['abc', null, [1], new ArrayBuffer(1)]) assert.throws(() => pkg.sha1Checked(bad), TypeError);
+});
+
+test('sha1Checked flags an attack in an input hashed in pieces', () => {
+  // Past 1 MiB the input goes through the incremental checked hasher.
+  const bytes = Buffer.concat([collision('shattered-1.pdf'), Buffer.alloc(1 << 20, 0x5a)]);
+  assert.throws(() => pkg.sha1Checked(bytes), (error) => {
+    assert.ok(error instanceof pkg.Sha1CollisionError);
+    assert.equal(error.digest, nodeSha1(bytes).toString('hex'));
+    assert.notEqual(error.mitigated, error.digest);
+    return true;
+  });
 });

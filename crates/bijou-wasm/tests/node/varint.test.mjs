@@ -229,6 +229,10 @@ test('values of the wrong type throw TypeError, outside the range RangeError', (
     for (const offset of ['1', 1n, null]) assert.throws(() => pkg[`decode${w}`](bytes, offset), TypeError);
     for (const offset of [-1, 3, 1.5, NaN, Infinity]) assert.throws(() => pkg[`decode${w}`](bytes, offset), RangeError);
   }
+  // More than 1 GiB for one call to copy into wasm memory (the arrays stay
+  // untouched, so the pages are never committed).
+  assert.throws(() => pkg.decodeAll64(new Uint8Array(2 ** 30 + 1)), /pass it in parts/);
+  assert.throws(() => pkg.encodeAll64(new BigUint64Array(2 ** 27 + 1)), RangeError);
   // -0 is the integer 0; a Buffer is a Uint8Array.
   assert.deepEqual(pkg.encode32(-0), hex('00'));
   assert.deepEqual(pkg.decode64(Buffer.from([0xf8, 0x34])), { value: 300n, bytesRead: 2 });
