@@ -1,4 +1,4 @@
-// The package's API over one build's raw exports: argument checks that throw
+// The package's API over the raw wasm-bindgen exports: argument checks that throw
 // TypeError and RangeError, bijou decode failures as BijouDecodeError, the
 // 128-bit widths' batches packed into 64-bit lanes, and the Sha1 class.
 
@@ -6,10 +6,10 @@ import { BijouDecodeError, Sha1CollisionError } from './errors.js';
 
 const U64 = 2n ** 64n;
 
-// The most bytes one call copies into the wasm memory. Past it, the
-// varint batch calls throw RangeError (an allocation failure inside wasm
-// would be a trap), and SHA-1 feeds its input in pieces of this size.
+// The most bytes a varint batch call copies into the wasm memory: past it
+// they throw RangeError (an allocation failure inside wasm would be a trap).
 const MAX_COPY = 2 ** 30;
+// SHA-1 hashes longer inputs in pieces of this size.
 const HASH_PIECE = 2 ** 20;
 
 // Per width: the JS type of its values, their range, the typed array
@@ -30,6 +30,7 @@ function describe(value) {
   if (Array.isArray(value)) return 'an Array';
   if (typeof value === 'object') return `a ${value[Symbol.toStringTag] ?? value.constructor?.name ?? 'object'}`;
   if (typeof value === 'bigint') return `the bigint ${value}n`;
+  if (typeof value === 'function') return 'a function';
   if (typeof value === 'string') return 'a string';
   return `${typeof value} ${String(value)}`;
 }
@@ -53,7 +54,7 @@ function hex(bytes) {
   return out;
 }
 
-/** The API of one instantiated build (`raw`: its wasm-bindgen module). */
+/** The API over `raw`, the instantiated wasm-bindgen module. */
 export function bind(raw) {
   const api = {};
 
