@@ -3,8 +3,8 @@
 
 The vectors in `vectors/bijou/` are what bijou-core and its Rust oracle
 (`testkit`) are tested against, so they must not come from either. This
-script is the second opinion: the rules of the format facts
-(`../shared/specs/bijou-format.md`) written out directly in Python, with
+script is the second opinion: the format's rules (upstream bijou SPEC.md,
+as docs/SPEC.md restates them) written out directly in Python, with
 Python's unbounded integers, sharing no code with the Rust crates. It is how
 `signed.txt` and `boundaries.txt` were checked when they were written, and
 CI runs it on every file so an edited vector cannot drift from the rules.

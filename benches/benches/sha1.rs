@@ -15,6 +15,12 @@
 //!   `Sha1Core`) against `Hmac` over the `sha1` crate, and `SimpleHmac`
 //!   over sha1-fast, which needs only the buffering-level traits.
 //!
+//! - `checked`: collision-detecting SHA-1, `sha1_fast::checked::digest`
+//!   (then each other backend) against `sha1dc::digest`, `sha1-checked`
+//!   and plain `sha1_fast::digest`; `checked-many` hashes 256 messages of
+//!   1000 bytes with `checked::digest_many_into` against a loop of
+//!   `sha1dc::digest`.
+//!
 //! Every benchmark declares `Throughput::Bytes`, so criterion reports MB/s.
 //! The first function of each group is sha1-fast's default dispatch, the
 //! one `cargo xtask bench` reports ratios against: the public free
@@ -392,9 +398,108 @@ fn hmac(c: &mut Criterion) {
     group.finish();
 }
 
+/// The collision-detecting contenders of the `checked` group on `data`:
+/// sha1-fast's default dispatch, its other backends, then the peers.
+fn checked_contenders(data: &[u8]) -> Vec<Contender<'_>> {
+    let mut contenders: Vec<Contender<'_>> = Vec::new();
+    for (i, backend) in backends().into_iter().enumerate() {
+        let run: Box<dyn FnMut()> = if i == 0 {
+            Box::new(move || {
+                let _ = black_box(sha1_fast::checked::digest(black_box(data)));
+            })
+        } else {
+            Box::new(move || {
+                let mut hasher =
+                    sha1_fast::checked::Sha1::with_backend(backend).expect("available");
+                hasher.update(black_box(data));
+                let _ = black_box(hasher.finalize());
+            })
+        };
+        contenders.push((format!("checked ({})", backend.name()), run));
+    }
+    contenders.push(one_shot(data, "sha1dc", |d| {
+        *sha1dc::digest(d).unwrap_or_else(|c| c.digest()).as_bytes()
+    }));
+    contenders.push(one_shot(data, "sha1-checked", |d| {
+        sha1_checked::Sha1::try_digest(d)
+            .hash()
+            .as_slice()
+            .try_into()
+            .expect("20 bytes")
+    }));
+    contenders.push(one_shot(data, "sha1-fast (plain)", |d| {
+        sha1_fast::digest(d).to_bytes()
+    }));
+    contenders
+}
+
+/// How many messages, and how long, `checked-many` hashes.
+const CHECKED_MANY: (usize, usize) = (256, 1000);
+
+fn checked_many_contenders<'a>(messages: &[&'a [u8]]) -> Vec<Contender<'a>> {
+    let owned = messages.to_vec();
+    let mut out = vec![Ok(Digest::from_bytes([0; 20])); owned.len()];
+    let run: Box<dyn FnMut() + 'a> = Box::new(move || {
+        sha1_fast::checked::digest_many_into(black_box(&owned), &mut out)
+            .expect("one slot per message");
+        black_box(&out);
+    });
+    vec![
+        ("checked digest_many".to_owned(), run),
+        each_message(messages, "sha1dc loop", |d| {
+            *sha1dc::digest(d).unwrap_or_else(|c| c.digest()).as_bytes()
+        }),
+    ]
+}
+
+/// Runs each contender under criterion in `group`.
+fn bench_contenders(group: &mut Group<'_>, name: &str, contenders: Vec<Contender<'_>>) {
+    for (peer, mut run) in contenders {
+        group.bench_function(BenchmarkId::new(peer, name), |b| b.iter(&mut run));
+    }
+}
+
+fn checked(c: &mut Criterion) {
+    let mut group = c.benchmark_group("checked");
+    for &(len, name) in SIZES {
+        let data = input(len);
+        group.throughput(Throughput::Bytes(len as u64));
+        bench_contenders(&mut group, name, checked_contenders(&data));
+    }
+    group.finish();
+    let (count, len) = CHECKED_MANY;
+    let data = input(count * len);
+    let messages: Vec<&[u8]> = data.chunks_exact(len).collect();
+    let mut group = c.benchmark_group("checked-many");
+    group.throughput(Throughput::Bytes(data.len() as u64));
+    bench_contenders(&mut group, "256x1000B", checked_many_contenders(&messages));
+    group.finish();
+}
+
+/// The `checked` groups, interleaved.
+fn checked_table() {
+    let inputs: Vec<(usize, &str, Vec<u8>)> = SIZES
+        .iter()
+        .map(|&(len, name)| (len, name, input(len)))
+        .collect();
+    let rows = inputs
+        .iter()
+        .map(|(len, name, data)| (*name, *len, checked_contenders(data)))
+        .collect();
+    table("Collision-detecting one-shot digest", rows);
+    let (count, len) = CHECKED_MANY;
+    let data = input(count * len);
+    let messages: Vec<&[u8]> = data.chunks_exact(len).collect();
+    table(
+        "Collision-detecting digest_many against a loop of sha1dc",
+        vec![("256x1000B", data.len(), checked_many_contenders(&messages))],
+    );
+}
+
 fn main() {
     let mut criterion = config().configure_from_args();
     digest(&mut criterion);
+    checked(&mut criterion);
     compress(&mut criterion);
     many(&mut criterion);
     hmac(&mut criterion);
@@ -402,6 +507,7 @@ fn main() {
 
     if bijou_benches::is_measuring_run() {
         digest_table();
+        checked_table();
         many_table();
     }
 }

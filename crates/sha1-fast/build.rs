@@ -3,7 +3,7 @@
 //! so without this a typo (`"scaler"`) would silently leave the detected
 //! backend in charge of a run meant to test another.
 
-const VALUES: [&str; 4] = ["scalar", "shani", "simd", "none"];
+const VALUES: [&str; 5] = ["scalar", "shani", "simd", "armsha", "none"];
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");

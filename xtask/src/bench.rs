@@ -4,6 +4,7 @@
 //! charts.
 
 pub(crate) mod json;
+pub(crate) mod ladder;
 mod report;
 mod svg;
 
@@ -34,7 +35,8 @@ Options:
   --ladder        Run only the sha1_ladder bench and print the SHA-1
                   optimisation ladder: each step's time and speed-up (an
                   error beside a --bench naming another bench)
-  --bench NAME    Run only this bench (repeatable): bijou, io, sha1, sha1_ladder
+  --bench NAME    Run only this bench (repeatable): bijou, io, sha1, sha1_ladder,
+                  blowfish_ladder
   --filter REGEX  Run only the benchmarks whose id matches (criterion's
                   filter, e.g. 'varint-decode/.*/tiny'); replaces the --quick
                   workload filter and skips the sha1 software-backend rerun
@@ -49,8 +51,14 @@ For steadier numbers pin the run to one core: taskset -c 1 cargo xtask bench";
 /// The package whose `[[bench]]` targets are the shoot-outs.
 const PACKAGE: &str = "bijou-benches";
 
-/// The bench whose groups are printed as an optimisation ladder.
+/// The bench that `--ladder` runs.
 const LADDER: &str = "sha1_ladder";
+
+/// Whether `bench`'s groups are printed as an optimisation ladder: each
+/// step against the first and the one before, not as peers of a subject.
+fn is_ladder(bench: &str) -> bool {
+    bench == LADDER || bench == ladder::BLOWFISH_BENCH
+}
 
 /// `--quick`'s warm-up and measurement seconds per benchmark: with
 /// criterion's fixed overhead about 1 s each, ~120 benchmarks in 2 minutes.
@@ -513,6 +521,15 @@ struct Metadata {
     benches: Vec<String>,
 }
 
+impl Metadata {
+    /// Where criterion keeps its results: it honours CRITERION_HOME before
+    /// the target directory.
+    fn criterion_dir(&self) -> PathBuf {
+        std::env::var_os("CRITERION_HOME")
+            .map_or_else(|| self.target.join("criterion"), PathBuf::from)
+    }
+}
+
 fn metadata(root: &Path) -> Result<Metadata, String> {
     let metadata = crate::cargo_metadata(root)?;
     let target = metadata
@@ -834,9 +851,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     }
     criterion_args.extend(options.extra.iter().cloned());
 
-    // Criterion honours CRITERION_HOME before the target directory.
-    let criterion_dir = std::env::var_os("CRITERION_HOME")
-        .map_or_else(|| meta.target.join("criterion"), PathBuf::from);
+    let criterion_dir = meta.criterion_dir();
     let executables = build(&root, &selected, None)?;
     let mut runs: Vec<Run<'_>> = Vec::new();
     for bench in &selected {
@@ -940,9 +955,9 @@ fn command_line(args: &[String]) -> String {
 fn print(results: &[BenchResults]) {
     for bench in results {
         for group in groups(&bench.measurements) {
-            if bench.name == LADDER {
+            if is_ladder(&bench.name) {
                 for (other, rows) in group.ladder() {
-                    println!("\n{LADDER}: {} {other}", group.name);
+                    println!("\n{}: {} {other}", bench.name, group.name);
                     let header = group.ladder_header();
                     crate::table::print(
                         &header.iter().map(String::as_str).collect::<Vec<_>>(),

@@ -6,9 +6,12 @@
 //! word reads and digest writes fails there; `i686` has a 32-bit `usize`,
 //! so a frame length checked with `usize::try_from` instead of cast with
 //! `as` (and any length arithmetic that assumes 64 bits) is exercised
-//! there; `aarch64` is where users deploy besides x86-64. On all three,
-//! `sha1-fast` runs its portable core as the default (its x86 backends are
-//! for x86-64 only).
+//! there; `aarch64` is where users deploy besides x86-64, and where
+//! `sha1-fast` has a hardware backend of its own (the Armv8 SHA-1
+//! instructions), so its tests run there more than once: on QEMU's `max`
+//! CPU, which has the instructions, then with them hidden from detection so
+//! the fallback is chosen, then with each way of forcing a backend
+//! ([`SHA1_RUNS`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,11 +22,14 @@ use crate::bench::json::Json;
 use crate::{option_value, parse_or_help, push_once, run_checked, succeeds};
 
 pub(crate) const USAGE: &str = "\
-Usage: cargo xtask cross [--install] [--clean] [--target TRIPLE]...
+Usage: cargo xtask cross [--install] [--clean] [--target TRIPLE]... [--package CRATE]...
 
 Builds the tests of the library crates (bijou-core, bijou-io, sha1-fast,
 testkit; unit, integration and doc tests) for each target and runs them
-under QEMU user-mode emulation, then prints one line per target.
+under QEMU user-mode emulation, then prints one line per run. On aarch64
+sha1-fast's tests run four more times: with the CPU's SHA instructions
+hidden from detection (so the fallback is chosen), and forced by
+SHA1_FAST_BACKEND and by --cfg sha1_fast_force.
 
 Targets: aarch64-unknown-linux-gnu, s390x-unknown-linux-gnu (big-endian),
 i686-unknown-linux-gnu (32-bit usize). Default: all three.
@@ -39,6 +45,9 @@ Options:
                      once its tests have run, so the targets' builds never
                      take disk space all at once (CI machines are short of it)
   --target TRIPLE    Only this target (repeatable)
+  --package CRATE    Only this crate's tests in each target's main run
+                     (repeatable; one of bijou-core, bijou-io, sha1-fast,
+                     testkit); sha1-fast's further runs are not affected
   -h, --help         Print this message";
 
 /// The crates whose tests run on every target (the benches, xtask and the
@@ -61,7 +70,82 @@ struct Target {
     /// The Debian package with the target's C library (only a
     /// recommendation of the linker's, so not always installed with it).
     libc_package: &'static str,
+    /// QEMU's CPU model for every run (`-cpu`).
+    cpu: &'static str,
+    /// sha1-fast's further runs on this target, after the main one.
+    sha1_runs: &'static [Sha1Run],
 }
+
+/// A further run of sha1-fast's tests on one target, checking a backend
+/// choice the main run (every crate, detection on, nothing forced) does
+/// not make.
+#[derive(PartialEq)]
+struct Sha1Run {
+    /// What the run checks, for the summary.
+    label: &'static str,
+    /// Hide the CPU's SHA instructions from detection ([`HIDE_SHA`]).
+    hide_sha: bool,
+    /// The `--cfg sha1_fast_force` value to build with, if any.
+    force_cfg: Option<&'static str>,
+    /// The tests' environment.
+    env: &'static [(&'static str, &'static str)],
+    /// What follows `cargo test -p sha1-fast`.
+    args: &'static [&'static str],
+}
+
+/// The C source of the library preloaded into the tests to hide the SHA
+/// instructions from detection: no QEMU CPU model lacks them.
+const HIDE_SHA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cross/hide_sha.c");
+
+/// The variable that names the backends a run's tests must find
+/// unavailable (sha1-fast's `tests/common`), so a hiding that stopped
+/// working fails instead of testing the hardware backend again.
+const UNAVAILABLE_VAR: &str = "SHA1_FAST_TEST_UNAVAILABLE";
+
+/// The test that checks what `Backend::detect` chose, and prints it.
+const DETECT_TEST: &[&str] = &[
+    "--test",
+    "api",
+    "--",
+    "forced_backend_is_honoured",
+    "--show-output",
+];
+
+/// sha1-fast on aarch64, after the main run on `-cpu max` chose `armsha`
+/// and tested every backend: the fallback, and every way of forcing. Only
+/// the hidden run repeats the whole suite (its backends differ); the
+/// others check the choice, the `none` build also that the hardware
+/// backend refuses to run.
+const SHA1_RUNS: &[Sha1Run] = &[
+    Sha1Run {
+        label: "SHA-1 instructions hidden, armsha forced",
+        hide_sha: true,
+        force_cfg: None,
+        env: &[("SHA1_FAST_BACKEND", "armsha"), (UNAVAILABLE_VAR, "armsha")],
+        args: &["--tests"],
+    },
+    Sha1Run {
+        label: "SHA1_FAST_BACKEND=scalar",
+        hide_sha: false,
+        force_cfg: None,
+        env: &[("SHA1_FAST_BACKEND", "scalar")],
+        args: DETECT_TEST,
+    },
+    Sha1Run {
+        label: "--cfg sha1_fast_force=\"armsha\"",
+        hide_sha: false,
+        force_cfg: Some("armsha"),
+        env: &[],
+        args: DETECT_TEST,
+    },
+    Sha1Run {
+        label: "--cfg sha1_fast_force=\"none\"",
+        hide_sha: false,
+        force_cfg: Some("none"),
+        env: &[(UNAVAILABLE_VAR, "armsha")],
+        args: &["--test", "api"],
+    },
+];
 
 /// The Debian package with every QEMU user-mode emulator.
 const QEMU_PACKAGE: &str = "qemu-user";
@@ -74,6 +158,8 @@ const TARGETS: &[Target] = &[
         sysroot: "/usr/aarch64-linux-gnu",
         linker_package: "gcc-aarch64-linux-gnu",
         libc_package: "libc6-dev-arm64-cross",
+        cpu: "max",
+        sha1_runs: SHA1_RUNS,
     },
     Target {
         triple: "s390x-unknown-linux-gnu",
@@ -82,6 +168,8 @@ const TARGETS: &[Target] = &[
         sysroot: "/usr/s390x-linux-gnu",
         linker_package: "gcc-s390x-linux-gnu",
         libc_package: "libc6-dev-s390x-cross",
+        cpu: "max",
+        sha1_runs: &[],
     },
     Target {
         triple: "i686-unknown-linux-gnu",
@@ -90,6 +178,8 @@ const TARGETS: &[Target] = &[
         sysroot: "/usr/i686-linux-gnu",
         linker_package: "gcc-i686-linux-gnu",
         libc_package: "libc6-dev-i386-cross",
+        cpu: "max",
+        sha1_runs: &[],
     },
 ];
 
@@ -97,6 +187,8 @@ struct Options {
     install: bool,
     clean: bool,
     targets: Vec<&'static Target>,
+    /// The crates of each target's main run.
+    crates: Vec<&'static str>,
 }
 
 pub(crate) fn main(args: &[String]) -> Result<(), String> {
@@ -121,35 +213,47 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         ));
     }
 
-    let target_dir = if options.clean {
-        Some(target_directory()?)
-    } else {
-        None
-    };
+    let target_dir = target_directory()?;
     let mut results = Vec::new();
     for target in &options.targets {
         println!("== {} ==", target.triple);
         let started = Instant::now();
-        let outcome = run_checked(&mut test_command(target));
-        results.push((target.triple, outcome.is_ok(), started.elapsed()));
-        if let Some(dir) = &target_dir {
+        let outcome = run_checked(&mut test_command(target, &options.crates));
+        results.push((target.triple.to_owned(), outcome.is_ok(), started.elapsed()));
+        for run in target.sha1_runs {
+            let name = format!("{} ({})", target.triple, run.label);
+            println!("== {name} ==");
+            let started = Instant::now();
+            let outcome = sha1_command(target, run, &target_dir)
+                .and_then(|mut command| run_checked(&mut command));
+            if let Err(e) = &outcome {
+                eprintln!("error: {e}");
+            }
+            results.push((name, outcome.is_ok(), started.elapsed()));
+        }
+        if options.clean {
             // The tests' outcome is what counts; a build left behind only
             // costs disk.
-            if let Err(e) = remove_build(&dir.join(target.triple)) {
+            if let Err(e) = remove_build(&target_dir.join(target.triple)) {
                 eprintln!("warning: --clean: {e}");
             }
         }
     }
     println!();
-    println!("{:<28} {:>8}  result", "target", "seconds");
-    for (triple, passed, elapsed) in &results {
+    let width = results
+        .iter()
+        .map(|(name, ..)| name.len())
+        .max()
+        .unwrap_or(0);
+    println!("{:<width$} {:>8}  result", "run", "seconds");
+    for (name, passed, elapsed) in &results {
         let result = if *passed { "passed" } else { "FAILED" };
-        println!("{triple:<28} {:>8.1}  {result}", elapsed.as_secs_f64());
+        println!("{name:<width$} {:>8.1}  {result}", elapsed.as_secs_f64());
     }
     let failed: Vec<&str> = results
         .iter()
         .filter(|(_, passed, _)| !passed)
-        .map(|(triple, _, _)| *triple)
+        .map(|(name, _, _)| name.as_str())
         .collect();
     if failed.is_empty() {
         Ok(())
@@ -185,11 +289,13 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     parse_or_help(args, USAGE, parse_options)
 }
 
-/// `--install`, `--clean` and the `--target`s (all of [`TARGETS`] if none).
+/// `--install`, `--clean`, the `--target`s (all of [`TARGETS`] if none)
+/// and the `--package`s (all of [`CRATES`] if none).
 fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut install = false;
     let mut clean = false;
     let mut targets = Vec::new();
+    let mut crates = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -203,16 +309,28 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .ok_or_else(|| format!("unknown target `{triple}`\n\n{USAGE}"))?;
                 push_once(&mut targets, target);
             }
+            "--package" => {
+                let name = option_value(&mut args, arg, USAGE)?;
+                let krate = CRATES
+                    .iter()
+                    .find(|&&c| c == name)
+                    .ok_or_else(|| format!("unknown package `{name}`\n\n{USAGE}"))?;
+                push_once(&mut crates, *krate);
+            }
             other => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
         }
     }
     if targets.is_empty() {
         targets = TARGETS.iter().collect();
     }
+    if crates.is_empty() {
+        crates = CRATES.to_vec();
+    }
     Ok(Options {
         install,
         clean,
         targets,
+        crates,
     })
 }
 
@@ -317,24 +435,34 @@ fn install(targets: &[&Target]) -> Result<(), String> {
     Ok(())
 }
 
-/// `cargo test --target <triple>` for [`CRATES`], run in the workspace,
+/// `cargo test --target <triple>` for `crates`, run in the workspace,
 /// with the linker and the QEMU runner set through cargo's per-target
 /// variables unless the caller already set them. Warnings are errors:
 /// clippy sees only the host's `cfg`s, so this is where code for the other
 /// targets is linted.
-fn test_command(target: &Target) -> Command {
+fn test_command(target: &Target, crates: &[&str]) -> Command {
+    let mut command = cargo_test(target, "-D warnings");
+    for krate in crates {
+        command.args(["-p", krate]);
+    }
+    command
+}
+
+/// `cargo test --target <triple>` with `rustflags` added to the caller's,
+/// and the linker and runner as [`test_command`] says.
+fn cargo_test(target: &Target, rustflags: &str) -> Command {
     let mut command = Command::new("cargo");
     command
         .current_dir(testkit::workspace_root())
         .args(["test", "--target", target.triple]);
-    crate::add_rustflags(&mut command, "-D warnings");
-    for krate in CRATES {
-        command.args(["-p", krate]);
-    }
+    crate::add_rustflags(&mut command, rustflags);
     let prefix = cargo_target_env_prefix(target.triple);
     let settings = [
         ("LINKER", target.linker.to_owned()),
-        ("RUNNER", format!("{} -L {}", target.qemu, target.sysroot)),
+        (
+            "RUNNER",
+            format!("{} -L {} -cpu {}", target.qemu, target.sysroot, target.cpu),
+        ),
     ];
     for (key, value) in settings {
         let name = format!("{prefix}_{key}");
@@ -343,6 +471,44 @@ fn test_command(target: &Target) -> Command {
         }
     }
     command
+}
+
+/// sha1-fast's tests for one of `target`'s [`Sha1Run`]s. Hiding the SHA
+/// instructions builds [`HIDE_SHA`] with the target's C compiler into the
+/// target's build directory (under `target_dir`) and has QEMU preload it
+/// (`QEMU_SET_ENV`, which also works under a runner the caller set).
+fn sha1_command(target: &Target, run: &Sha1Run, target_dir: &Path) -> Result<Command, String> {
+    let mut rustflags = "-D warnings".to_owned();
+    if let Some(value) = run.force_cfg {
+        rustflags.push_str(&format!(" --cfg sha1_fast_force=\"{value}\""));
+    }
+    let mut command = cargo_test(target, &rustflags);
+    command.args(["-p", "sha1-fast"]).args(run.args);
+    command.envs(run.env.iter().copied());
+    if run.hide_sha {
+        let library = target_dir.join(target.triple).join("hide-sha.so");
+        std::fs::create_dir_all(target_dir.join(target.triple))
+            .map_err(|e| format!("creating {}: {e}", target_dir.display()))?;
+        run_checked(
+            Command::new(target.linker)
+                .args([
+                    "-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror", "-o",
+                ])
+                .arg(&library)
+                .arg(HIDE_SHA),
+        )?;
+        let library = library
+            .to_str()
+            .filter(|path| !path.contains(','))
+            .ok_or_else(|| {
+                format!(
+                    "{}: QEMU_SET_ENV needs a UTF-8 path without commas",
+                    library.display()
+                )
+            })?;
+        command.env("QEMU_SET_ENV", format!("LD_PRELOAD={library}"));
+    }
+    Ok(command)
 }
 
 /// Cargo's environment prefix for per-target settings:
@@ -394,6 +560,13 @@ mod tests {
         assert!(parse_args(&args(&["--target"])).is_err());
         assert!(parse_args(&args(&["--target", "mips-unknown-linux-gnu"])).is_err());
         assert!(parse_args(&args(&["--fast"])).is_err());
+        assert_eq!(all.crates, CRATES);
+        let one = parse_args(&args(&["--package", "sha1-fast", "--package", "sha1-fast"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(one.crates, ["sha1-fast"]);
+        assert!(parse_args(&args(&["--package", "xtask"])).is_err());
+        assert!(parse_args(&args(&["--package"])).is_err());
         // The whole line is checked before help is given.
         assert!(parse_args(&args(&["--bogus", "--help"])).is_err());
         assert!(parse_args(&args(&["--help", "--target"])).is_err());
@@ -430,9 +603,33 @@ mod tests {
     }
 
     #[test]
+    fn sha1_runs_build_with_the_cfg_their_label_names() {
+        let target = &TARGETS[0];
+        // Only the runs that compile nothing before cargo does.
+        for run in target.sha1_runs.iter().filter(|run| !run.hide_sha) {
+            let command = sha1_command(target, run, Path::new("unused")).unwrap();
+            let rustflags = command
+                .get_envs()
+                .find(|(key, _)| *key == "RUSTFLAGS")
+                .and_then(|(_, value)| value?.to_str())
+                .unwrap()
+                .to_owned();
+            match run.force_cfg {
+                Some(value) => {
+                    let cfg = format!("sha1_fast_force=\"{value}\"");
+                    assert!(rustflags.contains(&cfg), "{rustflags}");
+                    assert!(run.label.contains(&cfg), "{}", run.label);
+                }
+                None => assert!(!rustflags.contains("sha1_fast_force"), "{rustflags}"),
+            }
+        }
+        assert!(SHA1_RUNS.iter().any(|run| run.hide_sha));
+    }
+
+    #[test]
     fn the_command_sets_linker_and_runner() {
         let target = &TARGETS[0];
-        let command = test_command(target);
+        let command = test_command(target, CRATES);
         let prefix = cargo_target_env_prefix(target.triple);
         let envs: Vec<(String, String)> = command
             .get_envs()

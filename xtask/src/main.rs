@@ -19,6 +19,7 @@ Usage: cargo xtask <COMMAND> [OPTIONS]
 Commands:
   conformance   Run every vector file under vectors/ against every width and backend
   bench         Run the criterion shoot-outs, optionally writing a report
+  ladder        Run the SHA-1 and Blowfish optimisation ladders briefly and print them
   fuzz          Build and run the cargo-fuzz targets for a while each
   cross         Run the library tests on aarch64, big-endian s390x and 32-bit i686 under QEMU
   miri          Run sha1-fast's unsafe SIMD backends under Miri
@@ -47,6 +48,11 @@ const COMMANDS: &[Subcommand] = &[
         name: "bench",
         main: bench::main,
         usage: bench::USAGE,
+    },
+    Subcommand {
+        name: "ladder",
+        main: bench::ladder::main,
+        usage: bench::ladder::USAGE,
     },
     Subcommand {
         name: "fuzz",

@@ -3,6 +3,17 @@
 
 use std::process::Command;
 
+/// Every command, as `cargo xtask help` lists them.
+const COMMANDS: &[&str] = &[
+    "conformance",
+    "bench",
+    "ladder",
+    "fuzz",
+    "cross",
+    "miri",
+    "msrv",
+];
+
 fn xtask(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_xtask"))
         .args(args)
@@ -28,7 +39,7 @@ fn a_bad_command_line_fails_and_says_why() {
 
 #[test]
 fn help_succeeds_for_every_command() {
-    for command in ["conformance", "bench", "fuzz", "cross", "miri", "msrv"] {
+    for &command in COMMANDS {
         let output = xtask(&[command, "--help"]);
         assert!(output.status.success(), "{command} --help failed");
         let stdout = String::from_utf8_lossy(&output.stdout);
@@ -48,7 +59,7 @@ fn help_succeeds_for_every_command() {
 
 #[test]
 fn an_unknown_flag_is_an_error_even_beside_help() {
-    for command in ["conformance", "bench", "fuzz", "cross", "miri", "msrv"] {
+    for &command in COMMANDS {
         let output = xtask(&[command, "--bogus", "--help"]);
         assert!(
             !output.status.success(),

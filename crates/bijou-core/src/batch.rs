@@ -173,12 +173,21 @@ macro_rules! batch_codec {
             progress
         }
 
+        /// How far [`decode_batch_blocks`] got: named, because the public
+        /// [`decode_batch`] returns the same two counts the other way round.
+        struct BatchProgress {
+            /// Bytes of the input decoded.
+            consumed: usize,
+            /// Values written to the output.
+            written: usize,
+        }
+
         /// The fast phase of [`decode_batch`]: decodes block by block while
         /// whole MAX_BYTES blocks are left, choosing each block's loop from
-        /// how predictable the previous block's lengths were. Returns
-        /// (consumed, written); the last few values are left to the tail.
+        /// how predictable the previous block's lengths were. The last few
+        /// values are left to the tail.
         #[inline(always)]
-        fn decode_batch_blocks(input: &[u8], out: &mut [$uint]) -> Result<(usize, usize), BatchDecodeError> {
+        fn decode_batch_blocks(input: &[u8], out: &mut [$uint]) -> Result<BatchProgress, BatchDecodeError> {
             let (mut consumed, mut written) = (0, 0);
             let mut branchy = true;
             while written < out.len() {
@@ -201,7 +210,7 @@ macro_rules! batch_codec {
                 }
                 branchy = progress.length_changes <= MAX_PREDICTABLE_CHANGES;
             }
-            Ok((consumed, written))
+            Ok(BatchProgress { consumed, written })
         }
 
         /// Decodes consecutive values from `input` into `out` until `out`
@@ -232,7 +241,7 @@ macro_rules! batch_codec {
         /// # Ok::<(), bijou_core::BatchDecodeError>(())
         /// ```
         pub fn decode_batch(input: &[u8], out: &mut [$uint]) -> Result<(usize, usize), BatchDecodeError> {
-            let (mut consumed, mut written) = decode_batch_blocks(input, out)?;
+            let BatchProgress { mut consumed, mut written } = decode_batch_blocks(input, out)?;
             // The last values, within MAX_BYTES of the end, one at a time; a
             // value cut off by the end of the input stays unconsumed.
             while written < out.len() && consumed < input.len() {

@@ -131,6 +131,30 @@ impl core::fmt::Debug for Encoded {
 /// Every method forwards to the width's module, so generic code and the
 /// module functions always agree. The trait is sealed.
 ///
+/// # Widths are not interchangeable
+///
+/// The width is part of the wire format, and nothing in the bytes names
+/// it: writer and reader must agree on it. 300 is `F8 34` in bijou64 and
+/// `FC 30` in bijou32. Decoding one as the other is no error at all when
+/// the bytes happen to parse: `F8` is the single-byte value 248 in
+/// bijou32, and the `34` after it reads as a second value, 52. Pin the
+/// width where a value is written (`300u64`, or a per-width function such
+/// as [`bijou64::encode`](crate::bijou64::encode)): an unsuffixed integer
+/// literal in generic code is an `i32`, which is bijou32s.
+///
+/// ```
+/// use bijou_core::{Bijou, DecodeError};
+///
+/// assert_eq!(300u64.encoded(), [0xF8, 0x34]);
+/// assert_eq!(300u32.encoded(), [0xFC, 0x30]);
+/// // bijou64's bytes read as bijou32: a wrong value, and no error.
+/// assert_eq!(u32::decode(&[0xF8, 0x34]), Ok((248, 1)));
+/// // bijou32's read as bijou64: FC announces 6 bytes, so here too short;
+/// // with more values behind it, a wrong value again.
+/// assert_eq!(u64::decode(&[0xFC, 0x30]), Err(DecodeError::Truncated { needed: 6, available: 2 }));
+/// assert!(matches!(u64::decode(&[0xFC, 0x30, 1, 2, 3, 4]), Ok((value, 6)) if value != 300));
+/// ```
+///
 /// # Examples
 ///
 /// ```

@@ -5,50 +5,14 @@ use bytes::{Buf, BufMut};
 
 /// Stamps out `try_get_<width>` and `get_<width>` for every width.
 macro_rules! buf_ext_named {
-    ($($name:ident: $ty:ty = $example:literal => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
-        #[doc = concat!("Decodes one `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")) from the front of the buffer: shorthand for [`try_get_bijou::<", stringify!($ty), ">()`](Self::try_get_bijou).")]
-        ///
-        /// On success the cursor advances past the value and nothing else.
-        ///
-        /// # Errors
-        ///
-        /// As [`try_get_bijou`](Self::try_get_bijou): `Truncated` consumes
-        /// nothing; `Overflow` consumes nothing unless the value is split
-        /// across chunks that only an advancing read can reach.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::{BufExt, BufMutExt};
-        ///
-        /// let mut encoded = Vec::new();
-        #[doc = concat!("encoded.", stringify!($put), "(", stringify!($example), ");")]
-        /// let mut buf = &encoded[..];
-        #[doc = concat!("assert_eq!(buf.", stringify!($try_get), "(), Ok(", stringify!($example), "));")]
-        /// assert!(buf.is_empty());
-        /// ```
+    ($($name:ident: $ty:ty => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
+        #[doc = concat!("[`try_get_bijou::<", stringify!($ty), ">()`](Self::try_get_bijou) for [`", stringify!($name), "`](bijou_core::", stringify!($name), "), the width in the name.")]
         #[inline]
         fn $try_get(&mut self) -> Result<$ty, DecodeError> {
             self.try_get_bijou()
         }
 
-        #[doc = concat!("Decodes one `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")) from the front of the buffer and advances past it: shorthand for [`get_bijou::<", stringify!($ty), ">()`](Self::get_bijou).")]
-        ///
-        /// # Panics
-        ///
-        /// When the buffer is too short for the value or the value overflows
-        #[doc = concat!("`", stringify!($ty), "`; use [`", stringify!($try_get), "`](Self::", stringify!($try_get), ") for untrusted input.")]
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::{BufExt, BufMutExt};
-        ///
-        /// let mut encoded = Vec::new();
-        #[doc = concat!("encoded.", stringify!($put), "(", stringify!($example), ");")]
-        /// let mut buf = &encoded[..];
-        #[doc = concat!("assert_eq!(buf.", stringify!($get), "(), ", stringify!($example), ");")]
-        /// ```
+        #[doc = concat!("[`get_bijou::<", stringify!($ty), ">()`](Self::get_bijou) for [`", stringify!($name), "`](bijou_core::", stringify!($name), "), the width in the name.")]
         #[inline]
         #[track_caller]
         fn $get(&mut self) -> $ty {
@@ -59,23 +23,8 @@ macro_rules! buf_ext_named {
 
 /// Stamps out `put_<width>` for every width.
 macro_rules! buf_mut_ext_named {
-    ($($name:ident: $ty:ty = $example:literal => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
-        #[doc = concat!("Appends the encoding of a `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")) and advances past it: shorthand for [`put_bijou`](Self::put_bijou).")]
-        ///
-        /// # Panics
-        ///
-        /// When the buffer lacks the capacity for the encoding (never for
-        /// `Vec<u8>` or `BytesMut`).
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::{BufExt, BufMutExt};
-        ///
-        /// let mut out = Vec::new();
-        #[doc = concat!("out.", stringify!($put), "(", stringify!($example), ");")]
-        #[doc = concat!("assert_eq!((&out[..]).", stringify!($try_get), "(), Ok(", stringify!($example), "));")]
-        /// ```
+    ($($name:ident: $ty:ty => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
+        #[doc = concat!("[`put_bijou::<", stringify!($ty), ">(value)`](Self::put_bijou) for [`", stringify!($name), "`](bijou_core::", stringify!($name), "), the width in the name.")]
         #[inline]
         #[track_caller]
         fn $put(&mut self, value: $ty) {
@@ -95,6 +44,7 @@ macro_rules! buf_mut_ext_named {
 /// The generic methods ([`try_get_bijou`](Self::try_get_bijou),
 /// [`get_bijou`](Self::get_bijou)) serve all six widths; the named ones
 /// (`try_get_bijou64`, `get_bijou32s`, …) are shorthands for them.
+/// [Names](crate#names) says why both exist and what `try_` means.
 ///
 /// # Examples
 ///
@@ -206,6 +156,7 @@ impl<B: Buf + ?Sized> BufExt for B {}
 ///
 /// The generic [`put_bijou`](Self::put_bijou) serves all six widths; the
 /// named methods (`put_bijou64`, `put_bijou32s`, …) are shorthands for it.
+/// [Names](crate#names) says why both exist and what `try_` means.
 ///
 /// # Examples
 ///

@@ -1,64 +1,21 @@
 //! `std::io::Read` and `std::io::Write` extensions.
 
 use std::fmt;
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind, IoSlice, Read, Write};
 
 use bijou_core::{Bijou, DecodeError, MAX_ENCODED_LEN};
 use thiserror::Error;
 
 /// Stamps out `read_<width>` and `try_read_<width>` for every width.
 macro_rules! read_ext_named {
-    ($($name:ident: $ty:ty = $example:literal => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
-        #[doc = concat!("Reads exactly one `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")): shorthand for [`read_bijou::<", stringify!($ty), ">()`](Self::read_bijou).")]
-        ///
-        /// The stream advances by the value's bytes only.
-        ///
-        /// # Errors
-        ///
-        /// As [`read_bijou`](Self::read_bijou): `UnexpectedEof` when the
-        /// stream ends before or inside the value, `InvalidData` on overflow,
-        /// and the reader's own errors (`Interrupted` is retried; one after
-        /// the value's first byte comes as a [`MidValueError`]).
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::{ReadExt, WriteExt};
-        ///
-        /// let mut wire = Vec::new();
-        #[doc = concat!("wire.", stringify!($write), "(", stringify!($example), ")?;")]
-        /// let mut reader = &wire[..];
-        #[doc = concat!("assert_eq!(reader.", stringify!($read), "()?, ", stringify!($example), ");")]
-        /// # Ok::<(), std::io::Error>(())
-        /// ```
+    ($($name:ident: $ty:ty => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
+        #[doc = concat!("[`read_bijou::<", stringify!($ty), ">()`](Self::read_bijou) for [`", stringify!($name), "`](bijou_core::", stringify!($name), "), the width in the name.")]
         #[inline]
         fn $read(&mut self) -> io::Result<$ty> {
             self.read_bijou()
         }
 
-        #[doc = concat!("Reads one `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")), or `None` at a clean end of stream: shorthand for [`try_read_bijou::<", stringify!($ty), ">()`](Self::try_read_bijou).")]
-        ///
-        /// The stream advances by the value's bytes only.
-        ///
-        /// # Errors
-        ///
-        /// As [`try_read_bijou`](Self::try_read_bijou): `UnexpectedEof` when
-        /// the stream ends inside the value, `InvalidData` on overflow, and
-        /// the reader's own errors (`Interrupted` is retried; one after the
-        /// value's first byte comes as a [`MidValueError`]).
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::{ReadExt, WriteExt};
-        ///
-        /// let mut wire = Vec::new();
-        #[doc = concat!("wire.", stringify!($write), "(", stringify!($example), ")?;")]
-        /// let mut reader = &wire[..];
-        #[doc = concat!("assert_eq!(reader.", stringify!($try_read), "()?, Some(", stringify!($example), "));")]
-        #[doc = concat!("assert_eq!(reader.", stringify!($try_read), "()?, None);")]
-        /// # Ok::<(), std::io::Error>(())
-        /// ```
+        #[doc = concat!("[`try_read_bijou::<", stringify!($ty), ">()`](Self::try_read_bijou) for [`", stringify!($name), "`](bijou_core::", stringify!($name), "), the width in the name.")]
         #[inline]
         fn $try_read(&mut self) -> io::Result<Option<$ty>> {
             self.try_read_bijou()
@@ -68,25 +25,8 @@ macro_rules! read_ext_named {
 
 /// Stamps out `write_<width>` for every width.
 macro_rules! write_ext_named {
-    ($($name:ident: $ty:ty = $example:literal => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
-        #[doc = concat!("Writes the encoding of a `", stringify!($ty), "` ([`", stringify!($name), "`](bijou_core::", stringify!($name), ")) and returns its length: shorthand for [`write_bijou`](Self::write_bijou).")]
-        ///
-        /// # Errors
-        ///
-        /// As [`write_bijou`](Self::write_bijou): the writer's error, as is
-        /// before the encoding's first byte went out, as a [`MidValueError`]
-        /// after it.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use bijou_io::WriteExt;
-        ///
-        /// let mut wire = Vec::new();
-        #[doc = concat!("let len = wire.", stringify!($write), "(", stringify!($example), ")?;")]
-        /// assert_eq!(len, wire.len());
-        /// # Ok::<(), std::io::Error>(())
-        /// ```
+    ($($name:ident: $ty:ty => [$try_get:ident, $get:ident, $put:ident, $read:ident, $try_read:ident, $write:ident],)*) => {$(
+        #[doc = concat!("[`write_bijou::<", stringify!($ty), ">(value)`](Self::write_bijou) for [`", stringify!($name), "`](bijou_core::", stringify!($name), "), the width in the name.")]
         #[inline]
         fn $write(&mut self, value: $ty) -> io::Result<usize> {
             self.write_bijou(value)
@@ -111,6 +51,11 @@ macro_rules! write_ext_named {
 /// the first byte is returned as is, and retrying then is safe. When input
 /// arrives in pieces that must not be lost (a non-blocking source), push
 /// them through a [`StreamDecoder`](crate::StreamDecoder) instead.
+///
+/// The generic [`read_bijou`](Self::read_bijou) and
+/// [`try_read_bijou`](Self::try_read_bijou) serve all six widths; the named
+/// ones (`read_bijou64`, `try_read_bijou32s`, …) are shorthands for them.
+/// [Names](crate#names) says why both exist and what `try_` means.
 ///
 /// # Examples
 ///
@@ -225,6 +170,10 @@ impl<R: Read + ?Sized> ReadExt for R {}
 /// a non-blocking sink, encode into your own buffer
 /// ([`BufMutExt`](crate::BufMutExt)) and write that out.
 ///
+/// The generic [`write_bijou`](Self::write_bijou) serves all six widths;
+/// the named methods (`write_bijou64`, …) are shorthands for it.
+/// [Names](crate#names) says why both exist.
+///
 /// # Examples
 ///
 /// ```
@@ -261,7 +210,7 @@ pub trait WriteExt: Write {
     #[inline]
     fn write_bijou<T: Bijou>(&mut self, value: T) -> io::Result<usize> {
         let encoded = value.encoded();
-        write_item(self, &[&encoded], Transfer::WriteValue)?;
+        write_item(self, &encoded, &[], Transfer::WriteValue)?;
         Ok(encoded.len())
     }
 
@@ -354,7 +303,7 @@ impl<W: Write + ?Sized> WriteExt for W {}
 /// assert!(error.get_ref().and_then(|e| e.downcast_ref::<MidValueError>()).is_none());
 /// ```
 #[derive(Debug, Error)]
-#[error("{transfer} failed after {transferred} of its {len} bytes: {}", .transfer.consequence())]
+#[error("{transfer} failed after {transferred} of its {len} bytes; {}", .transfer.consequence())]
 pub struct MidValueError {
     /// How many of the value's bytes went through before the error: were
     /// read, or were taken by the writer.
@@ -391,23 +340,11 @@ impl fmt::Display for Transfer {
 }
 
 impl Transfer {
-    /// Where that leaves the stream, and what to do instead.
+    /// Where that leaves the stream.
     fn consequence(self) -> &'static str {
         match self {
-            Transfer::ReadValue => {
-                "the stream is no longer at a value boundary and those bytes are lost; read \
-                 non-blocking input through a StreamDecoder, which keeps a partial value"
-            }
-            Transfer::WriteValue => {
-                "the output is no longer at a value boundary and the rest of the value was not \
-                 written; for a non-blocking sink, encode into your own buffer with BufMutExt \
-                 and write that out"
-            }
-            Transfer::WriteFrame => {
-                "the output is no longer at a frame boundary and the rest of the frame was not \
-                 written; for a non-blocking sink, encode into your own buffer with \
-                 FrameEncoder and write that out"
-            }
+            Transfer::ReadValue => "the stream is out of step",
+            Transfer::WriteValue | Transfer::WriteFrame => "the output is out of step",
         }
     }
 }
@@ -487,44 +424,72 @@ pub(crate) fn read_some<R: Read + ?Sized>(reader: &mut R, out: &mut [u8]) -> io:
     Ok(read.min(out.len()))
 }
 
-/// One `write` of the non-empty `bytes`, retrying `Interrupted`: how many
-/// the writer took (at most `bytes.len()`, even from a writer that claims
-/// more), and `WriteZero` when it took none, as `write_all` reports it.
-#[inline]
-fn write_some<W: Write + ?Sized>(writer: &mut W, bytes: &[u8]) -> io::Result<usize> {
-    match retrying_interrupted(|| writer.write(bytes))? {
-        0 => Err(io::Error::new(
-            ErrorKind::WriteZero,
-            "failed to write whole buffer",
-        )),
-        written => Ok(written.min(bytes.len())),
-    }
-}
+/// How many slices [`write_item`] hands the writer at once.
+const WRITE_WINDOW: usize = 8;
 
-/// Writes `parts` one after the other as one value (an encoding; a frame's
-/// length prefix and payload), as `write_all` would, but counting what
+/// Writes `prefix`, then `parts`, as one value (an encoding; a frame's
+/// length prefix and payload), as `write_all` would (`Interrupted` is
+/// retried, a writer that takes nothing is `WriteZero`), but counting what
 /// went through: an error after the first byte is a [`MidValueError`].
-#[inline]
+///
+/// Several slices go out through one `write_vectored` call, up to
+/// [`WRITE_WINDOW`] at a time, so a frame's pieces are never copied
+/// together; a single slice goes through `write`. A writer that claims
+/// more than it was given is held to what it was given.
 pub(crate) fn write_item<W: Write + ?Sized>(
     writer: &mut W,
+    prefix: &[u8],
     parts: &[&[u8]],
     transfer: Transfer,
 ) -> io::Result<()> {
-    let len = parts.iter().map(|part| part.len()).sum();
+    let len = prefix.len() + parts.iter().map(|part| part.len()).sum::<usize>();
+    let mut pending = core::iter::once(prefix)
+        .chain(parts.iter().copied())
+        .filter(|part| !part.is_empty());
+    let mut window = [IoSlice::new(&[]); WRITE_WINDOW];
+    let mut filled = 0;
     let mut written = 0;
-    for part in parts {
-        let mut rest = *part;
-        while !rest.is_empty() {
-            match write_some(writer, rest) {
-                Ok(taken) => {
-                    rest = &rest[taken..];
-                    written += taken;
+    loop {
+        for slot in &mut window[filled..] {
+            let Some(part) = pending.next() else { break };
+            *slot = IoSlice::new(part);
+            filled += 1;
+        }
+        if filled == 0 {
+            return Ok(());
+        }
+        let offered: usize = window[..filled].iter().map(|slice| slice.len()).sum();
+        let result = retrying_interrupted(|| match filled {
+            1 => writer.write(&window[0]),
+            _ => writer.write_vectored(&window[..filled]),
+        });
+        let mut taken = match result {
+            Ok(0) => Err(io::Error::new(
+                ErrorKind::WriteZero,
+                "failed to write whole buffer",
+            )),
+            Ok(taken) => Ok(taken.min(offered)),
+            Err(error) => Err(error),
+        }
+        .map_err(|error| error_at(error, written, len, transfer))?;
+        written += taken;
+        // Drop the slices written whole, and cut into the first one left.
+        let done = window[..filled]
+            .iter()
+            .take_while(|slice| {
+                let whole = slice.len() <= taken;
+                if whole {
+                    taken -= slice.len();
                 }
-                Err(error) => return Err(error_at(error, written, len, transfer)),
-            }
+                whole
+            })
+            .count();
+        window.copy_within(done..filled, 0);
+        filled -= done;
+        if taken > 0 {
+            window[0].advance(taken);
         }
     }
-    Ok(())
 }
 
 /// Reads one byte, retrying `Interrupted`; `None` at end of stream.

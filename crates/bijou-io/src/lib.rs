@@ -9,24 +9,26 @@
     allow(rustdoc::broken_intra_doc_links)
 )]
 
-/// Calls `$callback!` with every width: module name, integer type, an
-/// example value for the generated docs, and the names of its shorthand
-/// methods (`macro_rules!` cannot build identifiers, so they are listed).
+/// Calls `$callback!` with every width: module name, integer type, and
+/// the names of its shorthand methods (`macro_rules!` cannot build
+/// identifiers, so they are listed).
 /// Every per-width named method of the extension traits comes from this list.
 #[cfg(any(feature = "bytes", feature = "std"))]
 macro_rules! with_widths {
     ($callback:ident) => {
         $callback! {
-            bijou32: u32 = 300 => [try_get_bijou32, get_bijou32, put_bijou32, read_bijou32, try_read_bijou32, write_bijou32],
-            bijou64: u64 = 300 => [try_get_bijou64, get_bijou64, put_bijou64, read_bijou64, try_read_bijou64, write_bijou64],
-            bijou128: u128 = 300 => [try_get_bijou128, get_bijou128, put_bijou128, read_bijou128, try_read_bijou128, write_bijou128],
-            bijou32s: i32 = -300 => [try_get_bijou32s, get_bijou32s, put_bijou32s, read_bijou32s, try_read_bijou32s, write_bijou32s],
-            bijou64s: i64 = -300 => [try_get_bijou64s, get_bijou64s, put_bijou64s, read_bijou64s, try_read_bijou64s, write_bijou64s],
-            bijou128s: i128 = -300 => [try_get_bijou128s, get_bijou128s, put_bijou128s, read_bijou128s, try_read_bijou128s, write_bijou128s],
+            bijou32: u32 => [try_get_bijou32, get_bijou32, put_bijou32, read_bijou32, try_read_bijou32, write_bijou32],
+            bijou64: u64 => [try_get_bijou64, get_bijou64, put_bijou64, read_bijou64, try_read_bijou64, write_bijou64],
+            bijou128: u128 => [try_get_bijou128, get_bijou128, put_bijou128, read_bijou128, try_read_bijou128, write_bijou128],
+            bijou32s: i32 => [try_get_bijou32s, get_bijou32s, put_bijou32s, read_bijou32s, try_read_bijou32s, write_bijou32s],
+            bijou64s: i64 => [try_get_bijou64s, get_bijou64s, put_bijou64s, read_bijou64s, try_read_bijou64s, write_bijou64s],
+            bijou128s: i128 => [try_get_bijou128s, get_bijou128s, put_bijou128s, read_bijou128s, try_read_bijou128s, write_bijou128s],
         }
     };
 }
 
+#[cfg(feature = "tokio")]
+mod async_io;
 #[cfg(feature = "bytes")]
 mod buf;
 #[cfg(feature = "tokio")]
@@ -40,10 +42,14 @@ mod stream;
 // no bijou-core dependency of their own.
 pub use bijou_core::{BatchDecodeError, Bijou, DecodeError, EncodeError, Encoded, MAX_ENCODED_LEN};
 
+#[cfg(feature = "tokio")]
+pub use async_io::{AsyncReadBijouExt, AsyncWriteBijouExt, ReadBijou, TryReadBijou, WriteBijou};
 #[cfg(feature = "bytes")]
 pub use buf::{BufExt, BufMutExt};
 #[cfg(feature = "tokio")]
-pub use codec::{FrameCodec, ValueCodec};
+pub use codec::ValueCodec;
+#[cfg(feature = "tokio")]
+pub use frame::FrameCodec;
 pub use frame::{DEFAULT_MAX_FRAME_LEN, FrameError};
 #[cfg(feature = "bytes")]
 pub use frame::{FrameDecoder, FrameEncoder};

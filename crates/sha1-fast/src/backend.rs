@@ -10,6 +10,8 @@
 //! accepted values in `build.rs` (docs/sha1.md lists the places outside
 //! the crate).
 
+#[cfg(target_arch = "aarch64")]
+use crate::aarch64;
 use crate::consts::H0;
 use crate::pad::{Padded, to_digest};
 #[cfg(target_arch = "x86_64")]
@@ -69,6 +71,23 @@ pub enum Backend {
     /// }
     /// ```
     SimdSchedule,
+    /// The Armv8 SHA-1 instructions (the cryptographic extension: every
+    /// Apple silicon chip, AWS Graviton, Ampere, most Cortex-A cores since
+    /// the A53), through `core::arch` intrinsics. Available only on aarch64
+    /// CPUs that report them; listed in [`Backend::ALL`] only on aarch64
+    /// builds.
+    ///
+    /// ```
+    /// use sha1_fast::{Backend, Sha1};
+    ///
+    /// // `None` where the CPU lacks the SHA-1 instructions; where it has
+    /// // them, `detect` picks this backend unless forced otherwise.
+    /// if let Some(mut hasher) = Sha1::with_backend(Backend::ArmSha) {
+    ///     hasher.update(b"abc");
+    ///     assert_eq!(hasher.finalize().to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+    /// }
+    /// ```
+    ArmSha,
     /// Portable safe Rust: fully unrolled rounds over a 16-word schedule.
     ///
     /// ```
@@ -85,6 +104,8 @@ enum Engine {
     /// With the AVX2 lanes for `digest_many`, if the CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
     SimdSchedule(x86::simd_schedule::Ssse3, Option<x86::avx2_lanes::Avx2>),
+    #[cfg(target_arch = "aarch64")]
+    ArmSha(aarch64::armsha::ArmSha),
     Scalar,
 }
 
@@ -100,6 +121,8 @@ impl Engine {
             Engine::ShaNi(token) => token.compress(state, parts),
             #[cfg(target_arch = "x86_64")]
             Engine::SimdSchedule(token, _) => token.compress(state, parts),
+            #[cfg(target_arch = "aarch64")]
+            Engine::ArmSha(token) => token.compress(state, parts),
             Engine::Scalar => {
                 for blocks in parts {
                     crate::scalar::compress(state, blocks);
@@ -116,6 +139,8 @@ impl Engine {
             Engine::ShaNi(token) => token.digest_many(messages, out),
             #[cfg(target_arch = "x86_64")]
             Engine::SimdSchedule(_, Some(lanes)) => lanes.digest_many(messages, out),
+            #[cfg(target_arch = "aarch64")]
+            Engine::ArmSha(token) => token.digest_many(messages, out),
             // A core bound by its scalar rounds gains nothing from
             // interleaving.
             _ => {
@@ -168,19 +193,22 @@ impl Backend {
     /// assert!(Backend::ALL.contains(&Backend::detect()));
     /// assert_eq!(Backend::ALL.contains(&Backend::ShaNi), cfg!(target_arch = "x86_64"));
     /// assert_eq!(Backend::ALL.contains(&Backend::SimdSchedule), cfg!(target_arch = "x86_64"));
+    /// assert_eq!(Backend::ALL.contains(&Backend::ArmSha), cfg!(target_arch = "aarch64"));
     /// ```
     pub const ALL: &'static [Backend] = &[
         #[cfg(target_arch = "x86_64")]
         Backend::ShaNi,
         #[cfg(target_arch = "x86_64")]
         Backend::SimdSchedule,
+        #[cfg(target_arch = "aarch64")]
+        Backend::ArmSha,
         Backend::Scalar,
     ];
 
     /// Whether this backend can run here: compiled in, supported by the
     /// CPU, and detection not turned off with
-    /// `--cfg sha1_fast_force="none"`. Cheap: CPUID is read once and
-    /// cached.
+    /// `--cfg sha1_fast_force="none"`. Cheap: CPUID (on aarch64, the OS's
+    /// hardware capabilities) is read once and cached.
     ///
     /// ```
     /// let usable: Vec<_> = sha1_fast::Backend::ALL.iter().filter(|b| b.is_available()).collect();
@@ -199,12 +227,14 @@ impl Backend {
     /// assert_eq!(sha1_fast::Backend::Scalar.name(), "scalar");
     /// assert_eq!(sha1_fast::Backend::ShaNi.name(), "shani");
     /// assert_eq!(sha1_fast::Backend::SimdSchedule.name(), "simd");
+    /// assert_eq!(sha1_fast::Backend::ArmSha.name(), "armsha");
     /// ```
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Backend::ShaNi => "shani",
             Backend::SimdSchedule => "simd",
+            Backend::ArmSha => "armsha",
             Backend::Scalar => "scalar",
         }
     }
@@ -227,8 +257,8 @@ impl Backend {
     /// [`crate::compress`] and [`crate::Sha1::new`] use, decided on the
     /// first call and cached:
     ///
-    /// 1. `--cfg sha1_fast_force="NAME"` at build time (`scalar`, `shani`
-    ///    or `simd`) forces that backend; `none` turns hardware detection
+    /// 1. `--cfg sha1_fast_force="NAME"` at build time (`scalar`, `shani`,
+    ///    `simd` or `armsha`) forces that backend; `none` turns hardware detection
     ///    off altogether, so only [`Backend::Scalar`] is available;
     /// 2. otherwise, with the `std` feature, the environment variable
     ///    `SHA1_FAST_BACKEND=NAME` (read once) forces that backend, and
@@ -238,7 +268,7 @@ impl Backend {
     /// A forced backend that is unavailable here, or a variable naming a
     /// backend this build does not know, gives [`Backend::Scalar`]:
     /// forcing never runs an instruction the CPU lacks. (A `--cfg` value
-    /// other than those four fails the build: the build script checks it.)
+    /// other than those five fails the build: the build script checks it.)
     /// Forcing changes only this choice; every
     /// available backend still works through [`crate::Sha1::with_backend`]
     /// and the [`Backend`] methods.
@@ -283,16 +313,21 @@ impl Backend {
         }
     }
 
-    /// The backend the build or the environment asks for, if any.
+    /// The backend the build or the environment asks for, if any; a
+    /// backend this build does not have (`armsha` on x86-64, say) asks
+    /// for [`Backend::Scalar`], as an unknown name in the variable does.
     fn forced() -> Option<Backend> {
         if cfg!(sha1_fast_force = "scalar") || cfg!(sha1_fast_force = "none") {
             return Some(Backend::Scalar);
         }
         if cfg!(sha1_fast_force = "shani") {
-            return Backend::from_name("shani");
+            return Backend::from_name("shani").or(Some(Backend::Scalar));
         }
         if cfg!(sha1_fast_force = "simd") {
-            return Backend::from_name("simd");
+            return Backend::from_name("simd").or(Some(Backend::Scalar));
+        }
+        if cfg!(sha1_fast_force = "armsha") {
+            return Backend::from_name("armsha").or(Some(Backend::Scalar));
         }
         #[cfg(feature = "std")]
         return Backend::forced_by_variable(std::env::var_os(FORCE_VAR).as_deref());
@@ -324,6 +359,10 @@ impl Backend {
                 .map(|token| Engine::SimdSchedule(token, x86::avx2_lanes::Avx2::detect())),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::ShaNi | Backend::SimdSchedule => None,
+            #[cfg(target_arch = "aarch64")]
+            Backend::ArmSha => aarch64::armsha::ArmSha::detect().map(Engine::ArmSha),
+            #[cfg(not(target_arch = "aarch64"))]
+            Backend::ArmSha => None,
             Backend::Scalar => Some(Engine::Scalar),
         }
     }
@@ -544,6 +583,11 @@ mod tests {
             engines[1] = ShaNi::detect().map(Engine::ShaNi);
             engines[2] = Ssse3::detect().map(|t| Engine::SimdSchedule(t, None));
             engines[3] = Ssse3::detect().map(|t| Engine::SimdSchedule(t, Avx2::detect()));
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            use crate::aarch64::armsha::ArmSha;
+            engines[1] = ArmSha::detect().map(Engine::ArmSha);
         }
         for (which, engine) in engines.into_iter().enumerate() {
             let Some(engine) = engine else { continue };

@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-// `unsafe` is allowed only in the hardware backends (`x86::*`), each
-// block justified by the CPU detection behind it.
+// `unsafe` is allowed only in the hardware backends (`x86::*`,
+// `aarch64::*`), each block justified by the CPU detection behind it.
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -10,6 +10,12 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// Before the backend modules, which use its macro.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[macro_use]
+mod token;
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod backend;
 mod buffer;
 pub mod checked;
@@ -19,8 +25,8 @@ mod hasher;
 #[cfg(any(test, feature = "ladder"))]
 #[doc(hidden)]
 pub mod ladder;
-// Only the x86-64 backends hash several messages at once.
-#[cfg(target_arch = "x86_64")]
+// Only the x86-64 and aarch64 backends hash several messages at once.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod lanes;
 mod many;
 mod pad;

@@ -190,6 +190,8 @@ fn forced_backend_is_honoured() {
         "shani"
     } else if cfg!(sha1_fast_force = "simd") {
         "simd"
+    } else if cfg!(sha1_fast_force = "armsha") {
+        "armsha"
     } else {
         forced.as_str()
     };

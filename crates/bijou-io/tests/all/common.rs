@@ -452,13 +452,22 @@ impl Write for Budget {
     }
 }
 
-/// A broken writer that takes everything but claims five bytes more.
+/// A broken writer that takes everything but claims five bytes more,
+/// from `write` and from `write_vectored` alike.
 pub(crate) struct OverclaimingWriter(pub Vec<u8>);
 
 impl Write for OverclaimingWriter {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         self.0.extend_from_slice(bytes);
         Ok(bytes.len() + 5)
+    }
+
+    fn write_vectored(&mut self, slices: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        let len = slices.iter().map(|slice| slice.len()).sum::<usize>();
+        slices
+            .iter()
+            .for_each(|slice| self.0.extend_from_slice(slice));
+        Ok(len + 5)
     }
 
     fn flush(&mut self) -> io::Result<()> {

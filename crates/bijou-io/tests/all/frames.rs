@@ -320,6 +320,53 @@ fn an_incomplete_frame_reserves_the_rest_up_to_64_kib() {
     );
 }
 
+/// The decoder's read-ahead stays within 64 KiB of the bytes received
+/// while it is called again and again on a frame that arrives slowly: it
+/// reserves only when the buffer is full, so a second call cannot make
+/// `BytesMut` double a buffer it had already given 64 KiB of room (99
+/// bytes received once left a capacity of 131,270).
+#[test]
+fn repeated_calls_keep_the_read_ahead_within_64_kib() {
+    const AHEAD: usize = 64 * 1024;
+    let decoder = FrameDecoder::new();
+    let mut src = BytesMut::from(&header(1 << 20)[..]);
+    assert_eq!(decoder.decode(&mut src), Ok(None));
+    let ahead = src.capacity() - src.len();
+    assert!((AHEAD..AHEAD + 64).contains(&ahead), "{ahead} bytes ahead");
+    src.extend_from_slice(&[0xAB; 99][src.len()..]); // 99 bytes received
+    assert_eq!(src.len(), 99);
+    assert_eq!(decoder.decode(&mut src), Ok(None));
+    assert!(
+        src.capacity() <= 99 + AHEAD + 64,
+        "capacity {} for 99 bytes received",
+        src.capacity()
+    );
+    // A frame arriving in pieces of every size, decoded after each: the
+    // buffer holds what arrived plus at most 64 KiB, or twice what arrived
+    // once that is past 64 KiB (`BytesMut` grows by doubling when full).
+    let prefix = header(1 << 20);
+    let total = prefix.len() + (1 << 20);
+    for piece in [1, 7, 1000, 40_000, 70_000] {
+        let mut src = BytesMut::from(&prefix[..]);
+        let mut frame = None;
+        while frame.is_none() {
+            frame = decoder.decode(&mut src).unwrap();
+            let len = src.len();
+            let bound = (len + AHEAD).max(2 * len) + 64;
+            assert!(
+                src.capacity() <= bound,
+                "piece {piece}: capacity {} at {len}",
+                src.capacity()
+            );
+            if frame.is_none() {
+                let rest = (total - len).min(piece);
+                src.extend_from_slice(&vec![0xCD; rest]);
+            }
+        }
+        assert_eq!(frame.unwrap().len(), 1 << 20);
+    }
+}
+
 /// After an error the iterator stops: the bytes after a refused prefix are
 /// payload, and read as frames they would be garbage.
 #[test]
@@ -395,11 +442,9 @@ fn a_cut_length_prefix_is_not_reported_as_the_frame_length() {
             available: 1
         }
     );
-    let message = error.to_string();
-    assert!(!message.contains("its 9 bytes"), "{message}");
-    assert!(
-        message.contains("short of the 9 that complete the frame (or its length prefix"),
-        "{message}"
+    assert_eq!(
+        error.to_string(),
+        "stream ended inside a frame: 9 bytes needed, 1 arrived"
     );
 }
 
@@ -560,9 +605,7 @@ fn a_mid_frame_write_error_explains_itself() {
     let error = writer.write_frame(b"hi").unwrap_err();
     assert_eq!(
         error.to_string(),
-        "writing a frame failed after 1 of its 3 bytes: the output is no longer at a frame \
-         boundary and the rest of the frame was not written; for a non-blocking sink, encode \
-         into your own buffer with FrameEncoder and write that out"
+        "writing a frame failed after 1 of its 3 bytes; the output is out of step"
     );
 }
 
@@ -637,14 +680,20 @@ fn frame_error_messages_are_complete_and_not_repeated() {
 
     let incoming = FrameError::FrameTooLarge { len: 9, max: 1 };
     let message = incoming.to_string();
-    assert!(message.contains("announces 9 bytes") && message.contains("limit of 1 byte;"));
-    assert!(message.contains("close the connection"), "{message}");
+    assert_eq!(
+        message,
+        "incoming frame of 9 bytes is over the limit of 1 byte"
+    );
     let outgoing = FrameError::PayloadTooLarge { len: 9, max: 1 }.to_string();
-    assert!(outgoing.contains("payload of 9 bytes") && outgoing.contains("limit of 1 byte;"));
-    assert!(outgoing.contains("split it"), "{outgoing}");
-    assert!(!outgoing.contains("connection"), "{outgoing}");
+    assert_eq!(
+        outgoing,
+        "payload of 9 bytes is over the frame limit of 1 byte"
+    );
     let one_byte_over = FrameError::PayloadTooLarge { len: 1, max: 0 }.to_string();
-    assert!(one_byte_over.starts_with("payload of 1 byte is over the frame limit of 0 bytes"));
+    assert_eq!(
+        one_byte_over,
+        "payload of 1 byte is over the frame limit of 0 bytes"
+    );
 
     let cut = FrameError::Truncated {
         needed: 6,
@@ -652,9 +701,7 @@ fn frame_error_messages_are_complete_and_not_repeated() {
     };
     assert_eq!(
         cut.to_string(),
-        "stream ended inside a frame: 4 of its bytes arrived, short of the 6 that complete \
-         the frame (or its length prefix, when the cut fell inside that); the peer stopped \
-         mid-frame or the stream was cut"
+        "stream ended inside a frame: 6 bytes needed, 4 arrived"
     );
     let decode = FrameError::Decode(DecodeError::Overflow);
     assert!(

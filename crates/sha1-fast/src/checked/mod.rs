@@ -47,6 +47,12 @@ mod dv;
 mod recompress;
 mod ubc;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) use ubc::VECTOR_TABLES;
+pub(crate) use ubc::{ALL_DVS, Planes, dv_mask_from_planes};
+#[cfg(test)]
+pub(crate) use ubc::{dv_mask_reference, planes_portable, test_words, window};
+
 use crate::buffer::{BLOCK, BlockBuffer};
 use crate::consts::H0;
 use crate::pad::to_digest;
@@ -217,66 +223,79 @@ impl Sha1 {
 
     /// Compresses whole blocks: the clean ones in runs on the backend, each
     /// block the filter lets through on its own with the recompression.
+    /// After an attack block the two chains differ: detection (and the
+    /// mitigation of any further attack block) follows the mitigated one,
+    /// as in the reference, and the plain one is only compressed.
     fn absorb(&mut self, mut blocks: &[[u8; BLOCK]]) {
+        let backend = self.backend;
         while !blocks.is_empty() {
-            if let Some(mitigated) = &mut self.mitigated {
-                // After an attack the two chains differ: the plain one needs
-                // no checks, the mitigated one checks every block, as the
-                // reference does.
-                self.backend.compress(&mut self.state, blocks);
-                for block in blocks {
-                    let w = recompress::expand(block);
-                    let mask = ubc::dv_mask(window(&w));
-                    process(mitigated, &w, mask, self.reduced_round);
-                }
-                return;
+            let diverged = self.mitigated.is_some();
+            let checked_chain = self.mitigated.as_mut().unwrap_or(&mut self.state);
+            let (clean, mask) = compress_clean(backend, checked_chain, blocks);
+            if diverged {
+                backend.compress(&mut self.state, &blocks[..clean]);
             }
-            let clean = compress_clean(self.backend, &mut self.state, blocks);
             let Some((suspect, rest)) = blocks[clean..].split_first() else {
                 return;
             };
-            let w = recompress::expand(suspect);
-            let mask = ubc::dv_mask(window(&w));
-            let mut chain = self.state;
-            let plain = process(&mut chain, &w, mask, self.reduced_round);
-            if chain != plain {
+            let mut chain = self.mitigated.unwrap_or(self.state);
+            let attack = check_block(backend, &mut chain, suspect, mask, self.reduced_round);
+            if diverged || attack {
+                backend.compress(&mut self.state, core::slice::from_ref(suspect));
                 self.mitigated = Some(chain);
+            } else {
+                self.state = chain;
             }
-            self.state = plain;
             blocks = rest;
         }
     }
 }
 
 /// Compresses the blocks the filter passes as clean, up to the first it
-/// lets through, and returns how many that was.
-fn compress_clean(backend: Backend, state: &mut [u32; 5], blocks: &[[u8; BLOCK]]) -> usize {
-    let clean = blocks
-        .iter()
-        .position(|block| ubc::dv_mask(window(&recompress::expand(block))) != 0)
-        .unwrap_or(blocks.len());
-    backend.compress(state, &blocks[..clean]);
-    clean
-}
-
-fn window(w: &[u32; 80]) -> &ubc::Window {
-    w[ubc::WINDOW_START..][..ubc::WINDOW_LEN]
-        .try_into()
-        .expect("the window is inside W")
-}
-
-/// One block into `chain` as sha1collisiondetection processes it: an
-/// attack block is compressed twice more (the mitigation). Returns the
-/// plain output.
-fn process(chain: &mut [u32; 5], w: &[u32; 80], mask: u64, reduced_round: bool) -> [u32; 5] {
-    let verdict = recompress::check(chain, w, mask, reduced_round);
-    *chain = verdict.output;
-    if verdict.attack {
-        for _ in 0..2 {
-            *chain = recompress::compress(chain, w);
+/// lets through; returns how many it compressed and the filter's mask of
+/// the block it stopped at (0 if it compressed them all).
+fn compress_clean(backend: Backend, state: &mut [u32; 5], blocks: &[[u8; BLOCK]]) -> (usize, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if backend == Backend::ShaNi
+        && let Some(token) = crate::x86::shani::ShaNi::detect()
+    {
+        let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+        return token.compress_clean(state, blocks, avx512);
+    }
+    for (done, block) in blocks.iter().enumerate() {
+        let w = recompress::expand(block);
+        let mask = ubc::dv_mask(
+            w[ubc::WINDOW_START..][..ubc::WINDOW_LEN]
+                .try_into()
+                .expect("in W"),
+        );
+        if mask != 0 {
+            backend.compress(state, &blocks[..done]);
+            return (done, mask);
         }
     }
-    verdict.output
+    backend.compress(state, blocks);
+    (blocks.len(), 0)
+}
+
+/// One block the filter let through (with `mask`) into `chain`, as
+/// sha1collisiondetection processes it: an attack block is compressed
+/// twice more (the mitigation). Returns whether it was one.
+fn check_block(
+    backend: Backend,
+    chain: &mut [u32; 5],
+    block: &[u8; BLOCK],
+    mask: u64,
+    reduced_round: bool,
+) -> bool {
+    let ihv = *chain;
+    backend.compress(chain, core::slice::from_ref(block));
+    let w = recompress::expand(block);
+    let attack = recompress::is_attack(&ihv, chain, &w, mask, reduced_round);
+    if attack {
+        backend.compress(chain, &[*block, *block]);
+    }
+    attack
 }
 
 impl Default for Sha1 {

@@ -370,51 +370,147 @@ const CHECKS: ([Check; 512], usize) = {
 
 const CHECK_COUNT: usize = CHECKS.1;
 
-/// The checks alone, sized.
-static CHECK_LIST: [Check; CHECK_COUNT] = {
-    let mut list = [Check {
-        shape: 0,
-        rotate: 0,
-        dvs: 0,
-    }; CHECK_COUNT];
-    let mut k = 0;
-    while k < CHECK_COUNT {
-        list[k] = CHECKS.0[k];
-        k += 1;
+/// The shapes and checks laid out for eight-lane vectors of `u64`
+/// ([`crate::x86`]'s AVX-512 form): the shapes in three vectors, the checks
+/// sorted by shape in nine, each of which then reads the shapes of at most
+/// two adjacent shape vectors (eight consecutive checks name at most eight
+/// consecutive shapes).
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct VectorTables {
+    /// Per shape: the planes (0–10) of bits i and j, the distance, and
+    /// all ones where the relation's value is 1.
+    pub(crate) plane_i: [[u64; 8]; 3],
+    pub(crate) plane_j: [[u64; 8]; 3],
+    pub(crate) distance: [[u64; 8]; 3],
+    pub(crate) flip: [[u64; 8]; 3],
+    /// Per vector of checks: the first of its two shape vectors, then per
+    /// lane the shape's index in those two (0–15), the rotation, the
+    /// vectors it fails.
+    pub(crate) check_base: [usize; 9],
+    pub(crate) check_shape: [[u64; 8]; 9],
+    pub(crate) check_rotate: [[u64; 8]; 9],
+    pub(crate) check_dvs: [[u64; 8]; 9],
+}
+
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(
+    SHAPE_COUNT <= 24 && CHECK_COUNT == 72,
+    "the vector tables' sizes"
+);
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) static VECTOR_TABLES: VectorTables = {
+    let mut t = VectorTables {
+        plane_i: [[0; 8]; 3],
+        plane_j: [[0; 8]; 3],
+        distance: [[0; 8]; 3],
+        flip: [[0; 8]; 3],
+        check_base: [0; 9],
+        check_shape: [[0; 8]; 9],
+        check_rotate: [[0; 8]; 9],
+        check_dvs: [[0; 8]; 9],
+    };
+    let mut s = 0;
+    while s < SHAPE_COUNT {
+        let shape = SHAPES.0[s];
+        t.plane_i[s / 8][s % 8] = plane_of(shape.i) as u64;
+        t.plane_j[s / 8][s % 8] = plane_of(shape.j) as u64;
+        t.distance[s / 8][s % 8] = shape.distance as u64;
+        t.flip[s / 8][s % 8] = if shape.value == 1 { u64::MAX } else { 0 };
+        s += 1;
     }
-    list
+    let mut n = 0;
+    let mut shape = 0;
+    while shape < SHAPE_COUNT {
+        let mut c = 0;
+        while c < CHECK_COUNT {
+            let check = CHECKS.0[c];
+            if check.shape as usize == shape {
+                let (v, lane) = (n / 8, n % 8);
+                if lane == 0 {
+                    t.check_base[v] = shape / 8;
+                }
+                let index = shape - 8 * t.check_base[v];
+                assert!(index < 16, "eight checks span at most two shape vectors");
+                t.check_shape[v][lane] = index as u64;
+                t.check_rotate[v][lane] = check.rotate as u64;
+                t.check_dvs[v][lane] = check.dvs;
+                n += 1;
+            }
+            c += 1;
+        }
+        shape += 1;
+    }
+    t
 };
 
 /// The bit planes of `window`: plane p, bit t, is bit `PLANE_BITS[p]` of
 /// W\[32 + t\].
 pub(crate) type Planes = [u64; PLANE_BITS.len()];
 
-/// [`Planes`] one bit at a time, for targets without a faster way.
+/// [`Planes`] with scalar operations: eight words' low bytes (and top
+/// bytes) packed into a `u64`, then one multiplication per plane gathers
+/// one bit of each byte into one byte.
 #[inline]
 pub(crate) fn planes_portable(window: &Window) -> Planes {
+    /// Bit 0 of each byte of `x`, gathered into the top byte (byte k's
+    /// bit lands at bit 56 + k, and no two partial products overlap),
+    /// then shifted down.
+    fn gather(x: u64) -> u64 {
+        ((x & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+    }
     let mut planes = [0u64; PLANE_BITS.len()];
-    for (plane, &bit) in planes.iter_mut().zip(&PLANE_BITS) {
-        for (t, &word) in window.iter().enumerate() {
-            *plane |= u64::from((word >> bit) & 1) << t;
+    for (chunk, words) in window.chunks(8).enumerate() {
+        let (mut low, mut high) = (0u64, 0u64);
+        for (k, &word) in words.iter().enumerate() {
+            low |= u64::from(word & 0xFF) << (8 * k);
+            high |= u64::from(word >> 24) << (8 * k);
+        }
+        for (p, (plane, &bit)) in planes.iter_mut().zip(&PLANE_BITS).enumerate() {
+            let bytes = if p < 8 {
+                low >> bit
+            } else {
+                high >> (bit - 24)
+            };
+            *plane |= gather(bytes) << (8 * chunk);
         }
     }
     planes
 }
+
+/// Runs `$body` with `$i` bound to each listed index as a constant, so
+/// that every table entry it reads folds into the code.
+macro_rules! unrolled {
+    (|$i:ident| $body:block; $($n:literal)*) => {
+        $({
+            const $i: usize = $n;
+            $body
+        })*
+    };
+}
+
+const _: () = assert!(
+    SHAPE_COUNT == 22 && CHECK_COUNT == 72,
+    "list every index below"
+);
 
 /// The vectors whose relations all hold, as a mask of
 /// [`Dv::mask_bit`]s, from the window's bit planes.
 #[inline(always)]
 pub(crate) fn dv_mask_from_planes(planes: &Planes) -> u64 {
     let mut failures = [0u64; SHAPE_COUNT];
-    for (fail, shape) in failures.iter_mut().zip(&SHAPES.0) {
-        let flip = if shape.value == 1 { u64::MAX } else { 0 };
-        *fail = planes[plane_of(shape.i)] ^ (planes[plane_of(shape.j)] >> shape.distance) ^ flip;
-    }
+    unrolled!(|S| {
+        const SHAPE: Shape = SHAPES.0[S];
+        const I: usize = plane_of(SHAPE.i);
+        const J: usize = plane_of(SHAPE.j);
+        const FLIP: u64 = if SHAPE.value == 1 { u64::MAX } else { 0 };
+        failures[S] = planes[I] ^ (planes[J] >> SHAPE.distance) ^ FLIP;
+    }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21);
     let mut failed = 0;
-    for check in &CHECK_LIST {
-        failed |=
-            failures[usize::from(check.shape)].rotate_right(u32::from(check.rotate)) & check.dvs;
-    }
+    unrolled!(|C| {
+        const CHECK: Check = CHECKS.0[C];
+        failed |= failures[CHECK.shape as usize].rotate_right(CHECK.rotate as u32) & CHECK.dvs;
+    }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71);
     ALL_DVS & !failed
 }
 
@@ -439,34 +535,51 @@ pub(crate) fn dv_mask_reference(w: &[u32; 80]) -> u64 {
     mask
 }
 
+/// Expanded-message words for the filter's tests (here and in the SIMD
+/// forms): random words, every other set made to satisfy all relations of
+/// one vector (random words almost never reach those answers).
+#[cfg(test)]
+pub(crate) fn test_words(count: usize) -> impl Iterator<Item = [u32; 80]> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 32) as u32
+    };
+    (0..count).map(move |round| {
+        let mut w: [u32; 80] = core::array::from_fn(|_| next());
+        if round % 2 == 1 {
+            let dv = DVS[round / 2 % DVS.len()].mask_bit();
+            for _ in 0..3 {
+                for cond in CONDITIONS.iter().filter(|c| c.dvs & dv != 0) {
+                    let bit = |word: u8, at: u8| (w[usize::from(word)] >> at) & 1;
+                    if bit(cond.a, cond.i) ^ bit(cond.b, cond.j) != u32::from(cond.value) {
+                        w[usize::from(cond.b)] ^= 1 << cond.j;
+                    }
+                }
+            }
+        }
+        w
+    })
+}
+
+/// W\[32..68\] of `w`.
+#[cfg(test)]
+pub(crate) fn window(w: &[u32; 80]) -> Window {
+    w[WINDOW_START..WINDOW_START + WINDOW_LEN]
+        .try_into()
+        .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The expansion of a block whose words are `words`.
     fn expand(words: [u32; 16]) -> [u32; 80] {
-        let mut w = [0u32; 80];
-        w[..16].copy_from_slice(&words);
-        for t in 16..80 {
-            w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
-        }
-        w
-    }
-
-    fn window(w: &[u32; 80]) -> Window {
-        w[WINDOW_START..WINDOW_START + WINDOW_LEN]
-            .try_into()
-            .unwrap()
-    }
-
-    /// A small xorshift generator: the tests need many words, not quality.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 >> 32) as u32
-        }
+        let bytes: [u8; 64] = core::array::from_fn(|i| words[i / 4].to_be_bytes()[i % 4]);
+        crate::checked::recompress::expand(&bytes)
     }
 
     #[test]
@@ -486,25 +599,8 @@ mod tests {
     /// never reach the interesting answers).
     #[test]
     fn fast_mask_equals_the_reference() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let mut passed = 0;
-        for round in 0..20_000 {
-            let mut w = [0u32; 80];
-            w.iter_mut().for_each(|x| *x = rng.next());
-            if round % 2 == 1 {
-                // Satisfy one vector's relations by setting bit j of W[b].
-                let dv = DVS[round / 2 % DVS.len()].mask_bit();
-                for _ in 0..3 {
-                    for cond in CONDITIONS.iter().filter(|c| c.dvs & dv != 0) {
-                        let have = ((w[usize::from(cond.a)] >> cond.i)
-                            ^ (w[usize::from(cond.b)] >> cond.j))
-                            & 1;
-                        if have != u32::from(cond.value) {
-                            w[usize::from(cond.b)] ^= 1 << cond.j;
-                        }
-                    }
-                }
-            }
+        for (round, w) in test_words(20_000).enumerate() {
             let expected = dv_mask_reference(&w);
             passed += u32::from(expected != 0);
             assert_eq!(dv_mask(&window(&w)), expected, "round {round}");
@@ -519,9 +615,9 @@ mod tests {
     /// (the rate the paper's filter leaves to the recompression).
     #[test]
     fn random_blocks_rarely_pass() {
-        let mut rng = Rng(1);
-        let passed = (0..20_000)
-            .filter(|_| dv_mask(&window(&expand(core::array::from_fn(|_| rng.next())))) != 0)
+        let passed = test_words(40_000)
+            .step_by(2)
+            .filter(|w| dv_mask(&window(&expand(w[..16].try_into().unwrap()))) != 0)
             .count();
         assert!((600..1400).contains(&passed), "{passed}");
     }

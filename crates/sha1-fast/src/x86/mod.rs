@@ -9,29 +9,20 @@
 /// `#[target_feature]` code enables and every feature rustc enables with
 /// them (`avx2` implies `avx`, `sse4.2`, `sse4.1`, `ssse3`, `sse3` and
 /// `sse2`), since a CPUID (a virtual machine's, say) may report features
-/// apart that real CPUs only ship together. `--cfg sha1_fast_force="none"` turns detection
-/// off, so tests can run the scalar fallback on any CPU.
+/// apart that real CPUs only ship together (see `token!` for the rest).
 macro_rules! detection_token {
     ($(#[$doc:meta])* $token:ident: $($feature:tt),+) => {
         cpufeatures::new!(cpuid, $($feature),+);
-
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug)]
-        pub(crate) struct $token(());
-
-        impl $token {
-            /// The token, if the CPU (and, for AVX, the OS) supports every
-            /// feature this module enables. Cheap after the first call.
-            #[inline]
-            pub(crate) fn detect() -> Option<$token> {
-                (!cfg!(sha1_fast_force = "none") && cpuid::get()).then_some($token(()))
-            }
-        }
+        token!($(#[$doc])* $token, cpuid::get());
     };
 }
 
 #[allow(unsafe_code)]
 pub(crate) mod avx2_lanes;
+#[allow(unsafe_code)]
+pub(crate) mod filter_avx512;
+#[allow(unsafe_code)] // only the tests' helper
+pub(crate) mod planes;
 #[allow(unsafe_code)]
 pub(crate) mod shani;
 #[allow(unsafe_code)]

@@ -16,9 +16,12 @@
 //! after CPUID (cached by `cpufeatures`) reported every feature they enable.
 
 use crate::Digest;
+use crate::checked::dv_mask_from_planes;
 use crate::consts::H0;
 use crate::lanes;
 use crate::pad::Padded;
+use crate::x86::filter_avx512::Avx512Filter;
+use crate::x86::planes;
 use core::arch::x86_64::{
     _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm_extract_epi64, _mm_loadu_si128,
     _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
@@ -60,6 +63,30 @@ impl ShaNi {
         // SAFETY: `self` exists, so `ShaNi::detect` saw every feature that
         // `digest_one` enables.
         unsafe { digest_one(data) }
+    }
+
+    /// [`crate::checked`]'s fast path on this backend: compresses blocks
+    /// while the collision filter passes them as clean, and returns how
+    /// many it compressed and the filter's answer for the block it stopped
+    /// at (0 if none), which is left for the recompression.
+    /// With `avx512`, the filter runs on AVX-512 (see
+    /// [`crate::x86::filter_avx512`]).
+    #[inline]
+    pub(crate) fn compress_clean(
+        self,
+        state: &mut [u32; 5],
+        blocks: &[[u8; 64]],
+        avx512: Option<Avx512Filter>,
+    ) -> (usize, u64) {
+        match avx512 {
+            // SAFETY: `self` and the filter token exist, so `ShaNi::detect`
+            // and `Avx512Filter::detect` saw every feature that
+            // `compress_clean_avx512` enables.
+            Some(filter) => unsafe { compress_clean_avx512(state, blocks, filter) },
+            // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
+            // that `compress_clean_ssse3` enables.
+            None => unsafe { compress_clean_ssse3(state, blocks) },
+        }
     }
 
     /// [`crate::digest_many_into`] on this backend; `out` has one slot per
@@ -118,9 +145,14 @@ macro_rules! quad {
 
 /// One 64-byte block per lane: `$blocks[i]` into the state held as
 /// `$abcd[i]` (A in the top lane) and `$e[i]` (E in the top lane, zeros
-/// below). Only inside functions that enable this module's features.
+/// below). `$spill!(k, words)` is invoked with each group's four schedule
+/// words (W_{4k} in the top lane) as they are used. Only inside functions
+/// that enable this module's features.
 macro_rules! block {
-    ($abcd:ident, $e:ident, $blocks:expr) => {{
+    ($abcd:ident, $e:ident, $blocks:expr) => {
+        block!($abcd, $e, $blocks, no_spill())
+    };
+    ($abcd:ident, $e:ident, $blocks:expr, $spill:ident($($to:tt)*)) => {{
         let blocks = $blocks;
         let (abcd_in, e_in) = ($abcd, $e);
         let mut prev = $abcd;
@@ -136,31 +168,66 @@ macro_rules! block {
         // Rounds 0–15 use the block's own words; the schedule for rounds
         // 16–79 ramps up over them and down over the last groups.
         quad!(0, $abcd, $e, prev, start [m0 m1 m2 m3]);
+        $spill!(0, m0 $($to)*);
         quad!(0, $abcd, $e, prev, next [m1 m2 m3 m0] msg1);
+        $spill!(1, m1 $($to)*);
         quad!(0, $abcd, $e, prev, next [m2 m3 m0 m1] xor msg1);
+        $spill!(2, m2 $($to)*);
         quad!(0, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
+        $spill!(3, m3 $($to)*);
         quad!(0, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
+        $spill!(4, m0 $($to)*);
         quad!(1, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor msg1);
+        $spill!(5, m1 $($to)*);
         quad!(1, $abcd, $e, prev, next [m2 m3 m0 m1] msg2 xor msg1);
+        $spill!(6, m2 $($to)*);
         quad!(1, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
+        $spill!(7, m3 $($to)*);
         quad!(1, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
+        $spill!(8, m0 $($to)*);
         quad!(1, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor msg1);
+        $spill!(9, m1 $($to)*);
         quad!(2, $abcd, $e, prev, next [m2 m3 m0 m1] msg2 xor msg1);
+        $spill!(10, m2 $($to)*);
         quad!(2, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
+        $spill!(11, m3 $($to)*);
         quad!(2, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
+        $spill!(12, m0 $($to)*);
         quad!(2, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor msg1);
+        $spill!(13, m1 $($to)*);
         quad!(2, $abcd, $e, prev, next [m2 m3 m0 m1] msg2 xor msg1);
+        $spill!(14, m2 $($to)*);
         quad!(3, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
+        $spill!(15, m3 $($to)*);
         quad!(3, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
+        $spill!(16, m0 $($to)*);
         quad!(3, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor);
+        $spill!(17, m1 $($to)*);
         quad!(3, $abcd, $e, prev, next [m2 m3 m0 m1] msg2);
+        $spill!(18, m2 $($to)*);
         quad!(3, $abcd, $e, prev, next [m3 m0 m1 m2]);
+        $spill!(19, m3 $($to)*);
         for lane in 0..$abcd.len() {
             // E after 80 rounds is rotl30 of A before the last four.
             $e[lane] = _mm_sha1nexte_epu32(prev[lane], e_in[lane]);
             $abcd[lane] = _mm_add_epi32($abcd[lane], abcd_in[lane]);
         }
     }};
+}
+
+/// The `$spill` of [`block!`] for callers that need no schedule words.
+macro_rules! no_spill {
+    ($k:literal, $words:ident) => {};
+}
+
+/// The `$spill` of [`block!`] for the collision filter: groups 8–16
+/// (W\[32..68\]) of the one lane into `$window`.
+macro_rules! spill_window {
+    ($k:literal, $words:ident $window:ident) => {
+        if 8 <= $k && $k <= 16 {
+            $window[$k - 8] = $words[0];
+        }
+    };
 }
 
 // The helpers below are macros, not functions: intrinsics are safe to call
@@ -213,6 +280,42 @@ fn compress_blocks(state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
         }
     }
     *state = store_state!(abcd[0], e[0]);
+}
+
+/// [`ShaNi::compress_clean`]'s kernel, with the filter `$mask` (of the
+/// spilled `window`): each block's schedule words 32–67 are kept as the
+/// rounds use them, and the filter runs on them beside the next block's
+/// rounds (nothing waits for it but a branch that is rarely taken).
+macro_rules! clean_kernel {
+    ($(#[$attr:meta])* $name:ident($($arg:ident: $ty:ty),*), |$window:ident| $mask:expr) => {
+        $(#[$attr])*
+        fn $name(state: &mut [u32; 5], blocks: &[[u8; 64]], $($arg: $ty),*) -> (usize, u64) {
+            let (abcd, e) = load_state!(*state);
+            let (mut abcd, mut e) = ([abcd], [e]);
+            let mut $window: planes::ReversedGroups = [_mm_set_epi64x(0, 0); 9];
+            for (done, block) in blocks.iter().enumerate() {
+                let before = (abcd, e);
+                block!(abcd, e, [block], spill_window($window));
+                let mask = $mask;
+                if mask != 0 {
+                    *state = store_state!(before.0[0], before.1[0]);
+                    return (done, mask);
+                }
+            }
+            *state = store_state!(abcd[0], e[0]);
+            (blocks.len(), 0)
+        }
+    };
+}
+
+clean_kernel! {
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+    compress_clean_ssse3(), |window| dv_mask_from_planes(&planes::planes(&window))
+}
+
+clean_kernel! {
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+    compress_clean_avx512(filter: Avx512Filter), |window| filter.dv_mask(&window)
 }
 
 /// The one-shot: body blocks from `data`, then the padded tail.

@@ -1,5 +1,5 @@
 //! Exhaustive sweeps, too slow for every `cargo test`: run with
-//! `cargo test -p bijou-core --release --test exhaustive -- --ignored` or
+//! `cargo test -p bijou-core --release --test all exhaustive -- --ignored` or
 //! `cargo xtask conformance --exhaustive`.
 
 use testkit::exhaustive::{decode_all_strings, u32_round_trip, u32_round_trip_all};

@@ -1,0 +1,8 @@
+//! The bijou-core integration suite, one binary (one link instead of
+//! four): the small API, the vector files, the format's properties, and
+//! the exhaustive sweeps (ignored unless asked for).
+
+mod api;
+mod exhaustive;
+mod properties;
+mod vectors;

@@ -1,0 +1,213 @@
+//! The Arm SHA backend: SHA-1 on the Armv8 cryptographic extension's SHA-1
+//! instructions (FEAT_SHA1).
+//!
+//! `sha1c`, `sha1p` and `sha1m` each do four rounds (choose, parity,
+//! majority) on ABCD, given E and the four rounds' W + K; `sha1h` gives the
+//! next four rounds' E, which is rotl30 of A before these; `sha1su0` and
+//! `sha1su1` extend the schedule four words at a time. A block is 20 such
+//! groups. The only long dependency chain is ABCD through the 20 round
+//! instructions, so one stream is bound by their latency, and independent
+//! messages ([`ArmSha::digest_many`]) run as interleaved lanes until the
+//! SHA unit's throughput is the limit (docs/sha1.md has the figures).
+//!
+//! Unlike SHA-NI's `sha1rnds4`, the round instructions take W + K, one
+//! vector add per group, and E as a plain 32-bit value (`sha1h` works on
+//! the low word of a SIMD register), so the state is ABCD in one vector (A
+//! in lane 0) and E beside it.
+//!
+//! Soundness: every function that executes a SHA instruction is
+//! `#[target_feature]` and private. The crate reaches them only through
+//! methods of [`ArmSha`], a token that [`ArmSha::detect`] makes after the
+//! OS reported the feature they enable (`sha2`, which implies `neon`:
+//! the architecture has no SHA instructions without Advanced SIMD).
+
+use crate::Digest;
+use crate::consts::K;
+use crate::lanes;
+use core::arch::aarch64::{
+    uint32x4_t, vaddq_u32, vdupq_n_u32, vgetq_lane_u32, vld1q_u8, vld1q_u32, vreinterpretq_u32_u8,
+    vrev32q_u8, vsha1cq_u32, vsha1h_u32, vsha1mq_u32, vsha1pq_u32, vsha1su0q_u32, vsha1su1q_u32,
+};
+
+/// Independent messages in flight in [`ArmSha::digest_many`], their
+/// rounds interleaved group by group. Where Arm publishes the figures
+/// (Cortex-A720: round instructions 4 cycles, every SHA instruction on one
+/// pipe at one a cycle), a block is 72 SHA instructions on that pipe but
+/// 80 cycles of round latency, so a second stream fills the pipe and a
+/// third would only wait; on Apple's M1 the unit is busy 132 cycles a
+/// block even for one stream, and lanes neither gain nor lose
+/// (docs/sha1.md). Not measured: no aarch64 machine was at hand.
+const LANES: usize = 2;
+
+/// Below this many busy lanes (when the messages have run out), each
+/// finishes alone. With [`LANES`] as many, the kernel never hashes an
+/// idle lane's placeholder block, which would cost a throughput-bound
+/// pipe as much as a real one.
+const MIN_LANES: usize = LANES;
+
+detection_token! {
+    /// Proof that the CPU has the SHA-1 instructions (Rust's `sha2`
+    /// feature, which stands for both SHA-1 and SHA-256).
+    ArmSha: "sha2"
+}
+
+impl ArmSha {
+    /// [`crate::compress`] on this backend, over the blocks of each part
+    /// in turn.
+    #[inline]
+    pub(crate) fn compress(self, state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
+        // SAFETY: `self` exists, so `ArmSha::detect` saw the feature that
+        // `compress_blocks` enables.
+        unsafe { compress_blocks(state, parts) }
+    }
+
+    /// [`crate::digest_many_into`] on this backend; `out` has one slot per
+    /// message.
+    #[inline]
+    pub(crate) fn digest_many(self, messages: &[&[u8]], out: &mut [Digest]) {
+        // SAFETY: `self` exists, so `ArmSha::detect` saw the feature that
+        // `digest_lanes` enables.
+        unsafe { digest_lanes(messages, out) }
+    }
+}
+
+// The helpers below are macros, not functions: intrinsics are safe to call
+// only from functions that enable their features, and only the entry
+// points carry `#[target_feature]`.
+
+/// One group of four rounds and the schedule step that reads its words, in
+/// every lane: `$abcd`, `$e` and the schedule registers are arrays with one
+/// register per lane, and the lanes' instructions alternate so that the
+/// core always has several independent round chains to issue from.
+///
+/// `$rounds` is the intrinsic of this fifth of the block and `$k` its
+/// constant in every lane. The schedule registers are
+/// `[$cur $next $next2 $next3]`, `$cur` holding this group's words
+/// W_{4k..4k+3}; with `extend`, `$cur` then becomes W_{4k+16..4k+19},
+/// from the four groups of words starting at W_{4k} (`sha1su0` combines
+/// the first three, `sha1su1` adds the fourth and rotates).
+macro_rules! group {
+    ($rounds:ident, $k:expr, $abcd:ident, $e:ident, [$cur:ident $next:ident $next2:ident $next3:ident] $($extend:ident)?) => {
+        for lane in 0..$abcd.len() {
+            let wk = vaddq_u32($cur[lane], $k);
+            let next_e = vsha1h_u32(vgetq_lane_u32::<0>($abcd[lane]));
+            $abcd[lane] = $rounds($abcd[lane], $e[lane], wk);
+            $e[lane] = next_e;
+            $(group!(@$extend, $cur[lane], $next[lane], $next2[lane], $next3[lane]);)?
+        }
+    };
+    (@extend, $cur:expr, $next:expr, $next2:expr, $next3:expr) => {
+        $cur = vsha1su1q_u32(vsha1su0q_u32($cur, $next, $next2), $next3)
+    };
+}
+
+/// One 64-byte block per lane: `$blocks[i]` into the state held as
+/// `$abcd[i]` (A in lane 0) and `$e[i]`. Only inside functions that enable
+/// this module's feature.
+macro_rules! block {
+    ($abcd:ident, $e:ident, $blocks:expr) => {{
+        let blocks = $blocks;
+        let (abcd_in, e_in) = ($abcd, $e);
+        let [mut m0, mut m1, mut m2, mut m3] = core::array::from_fn(|quarter| {
+            blocks.map(|block| {
+                let bytes: &[u8; 16] = &block.as_chunks().0[quarter];
+                // SAFETY: `bytes` is 16 readable bytes, and `ld1` of bytes
+                // has no alignment requirement.
+                let bytes = unsafe { vld1q_u8(bytes.as_ptr()) };
+                // Big-endian words: lane i holds W_{4·quarter+i}.
+                vreinterpretq_u32_u8(vrev32q_u8(bytes))
+            })
+        });
+        let [k0, k1, k2, k3] = K.map(|k| vdupq_n_u32(k));
+        // Groups 0–15 extend the schedule by the four words group k+4
+        // reads; the last four read what is there.
+        group!(vsha1cq_u32, k0, $abcd, $e, [m0 m1 m2 m3] extend);
+        group!(vsha1cq_u32, k0, $abcd, $e, [m1 m2 m3 m0] extend);
+        group!(vsha1cq_u32, k0, $abcd, $e, [m2 m3 m0 m1] extend);
+        group!(vsha1cq_u32, k0, $abcd, $e, [m3 m0 m1 m2] extend);
+        group!(vsha1cq_u32, k0, $abcd, $e, [m0 m1 m2 m3] extend);
+        group!(vsha1pq_u32, k1, $abcd, $e, [m1 m2 m3 m0] extend);
+        group!(vsha1pq_u32, k1, $abcd, $e, [m2 m3 m0 m1] extend);
+        group!(vsha1pq_u32, k1, $abcd, $e, [m3 m0 m1 m2] extend);
+        group!(vsha1pq_u32, k1, $abcd, $e, [m0 m1 m2 m3] extend);
+        group!(vsha1pq_u32, k1, $abcd, $e, [m1 m2 m3 m0] extend);
+        group!(vsha1mq_u32, k2, $abcd, $e, [m2 m3 m0 m1] extend);
+        group!(vsha1mq_u32, k2, $abcd, $e, [m3 m0 m1 m2] extend);
+        group!(vsha1mq_u32, k2, $abcd, $e, [m0 m1 m2 m3] extend);
+        group!(vsha1mq_u32, k2, $abcd, $e, [m1 m2 m3 m0] extend);
+        group!(vsha1mq_u32, k2, $abcd, $e, [m2 m3 m0 m1] extend);
+        group!(vsha1pq_u32, k3, $abcd, $e, [m3 m0 m1 m2] extend);
+        group!(vsha1pq_u32, k3, $abcd, $e, [m0 m1 m2 m3]);
+        group!(vsha1pq_u32, k3, $abcd, $e, [m1 m2 m3 m0]);
+        group!(vsha1pq_u32, k3, $abcd, $e, [m2 m3 m0 m1]);
+        group!(vsha1pq_u32, k3, $abcd, $e, [m3 m0 m1 m2]);
+        for lane in 0..$abcd.len() {
+            $abcd[lane] = vaddq_u32($abcd[lane], abcd_in[lane]);
+            $e[lane] = $e[lane].wrapping_add(e_in[lane]);
+        }
+    }};
+}
+
+/// The state as the instructions want it: ABCD in one vector, A in lane 0,
+/// and E apart.
+macro_rules! load_state {
+    ($state:expr) => {{
+        let state: &[u32; 5] = $state;
+        // SAFETY: `state` has four readable words from its start, and `ld1`
+        // of words needs only their natural alignment, which `u32` has.
+        let abcd: uint32x4_t = unsafe { vld1q_u32(state.as_ptr()) };
+        (abcd, state[4])
+    }};
+}
+
+/// The inverse of [`load_state!`].
+macro_rules! store_state {
+    ($abcd:expr, $e:expr) => {{
+        let abcd = $abcd;
+        [
+            vgetq_lane_u32::<0>(abcd),
+            vgetq_lane_u32::<1>(abcd),
+            vgetq_lane_u32::<2>(abcd),
+            vgetq_lane_u32::<3>(abcd),
+            $e,
+        ]
+    }};
+}
+
+/// Hashes the blocks of each part into `state`, keeping the state in
+/// registers throughout.
+#[target_feature(enable = "sha2")]
+fn compress_blocks(state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
+    let (abcd, e) = load_state!(state);
+    let (mut abcd, mut e) = ([abcd], [e]);
+    for blocks in parts {
+        for block in *blocks {
+            block!(abcd, e, [block]);
+        }
+    }
+    *state = store_state!(abcd[0], e[0]);
+}
+
+/// One block into each of the [`LANES`] states, the lanes interleaved
+/// group by group.
+#[target_feature(enable = "sha2")]
+fn compress_lanes(states: &mut [[u32; 5]; LANES], blocks: &[&[u8; 64]; LANES]) {
+    let loaded = states.each_ref().map(|state| load_state!(state));
+    let (mut abcd, mut e) = (loaded.map(|(abcd, _)| abcd), loaded.map(|(_, e)| e));
+    block!(abcd, e, *blocks);
+    for (state, (abcd, e)) in states.iter_mut().zip(abcd.into_iter().zip(e)) {
+        *state = store_state!(abcd, e);
+    }
+}
+
+/// Many messages, [`LANES`] at a time, one block of each per step.
+#[target_feature(enable = "sha2")]
+fn digest_lanes(messages: &[&[u8]], out: &mut [Digest]) {
+    lanes::run::<LANES>(
+        messages,
+        out,
+        MIN_LANES,
+        |states, blocks, _active| compress_lanes(states, blocks),
+        |state, parts| compress_blocks(state, parts),
+    );
+}

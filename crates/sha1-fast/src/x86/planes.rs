@@ -1,0 +1,103 @@
+//! The collision filter's bit planes ([`crate::checked`]) from schedule
+//! words held in SSE registers, with SSSE3 byte shuffles and `pmovmskb`.
+//!
+//! The filter reads W\[32..68\]: nine groups of four words, as the SHA-NI
+//! kernel produces them (W_{4k} in the top lane). Per set of four groups, a
+//! byte shuffle and two unpacks gather the low bytes of the sixteen words
+//! into one register and their top bytes into another, in order of t; a
+//! plane is then one 16-bit shift (bringing the wanted bit to the top of
+//! every byte) and one `pmovmskb`.
+
+use crate::checked::Planes;
+use core::arch::x86_64::{
+    __m128i, _mm_movemask_epi8, _mm_set_epi8, _mm_shuffle_epi8, _mm_slli_epi16, _mm_srli_si128,
+    _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+};
+
+/// The groups of W\[32..68\], W_{4k} in each top lane.
+pub(crate) type ReversedGroups = [__m128i; 9];
+
+/// The sixteen bits of plane `bit` (0–7 from `low`, 28–30 from `high`).
+macro_rules! plane16 {
+    ($low:expr, $high:expr, $bit:literal) => {
+        if $bit < 8 {
+            _mm_movemask_epi8(_mm_slli_epi16::<{ (7 - $bit) & 7 }>($low)) as u16 as u64
+        } else {
+            _mm_movemask_epi8(_mm_slli_epi16::<{ (31 - $bit) & 7 }>($high)) as u16 as u64
+        }
+    };
+}
+
+/// The planes of one set: bits 0–7 and 28–30 of up to sixteen words whose
+/// low bytes are `low` and top bytes `high`, in order of t.
+macro_rules! set_planes {
+    ($low:expr, $high:expr) => {{
+        let (low, high) = ($low, $high);
+        [
+            plane16!(low, high, 0),
+            plane16!(low, high, 1),
+            plane16!(low, high, 2),
+            plane16!(low, high, 3),
+            plane16!(low, high, 4),
+            plane16!(low, high, 5),
+            plane16!(low, high, 6),
+            plane16!(low, high, 7),
+            plane16!(low, high, 28),
+            plane16!(low, high, 29),
+            plane16!(low, high, 30),
+        ]
+    }};
+}
+
+/// The filter's planes of W\[32..68\].
+#[target_feature(enable = "sse2,ssse3")]
+#[inline]
+pub(crate) fn planes(groups: &ReversedGroups) -> Planes {
+    // One group: the low bytes of W_{4k..4k+3} (lanes 3..0) to bytes 0–3
+    // in order of t, their top bytes to bytes 4–7, zeros above.
+    let gather = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 3, 7, 11, 15, 0, 4, 8, 12);
+    let g = groups.map(|words| _mm_shuffle_epi8(words, gather));
+    // Four groups: [low 0 | low 1 | top 0 | top 1] and the same for 2, 3,
+    // then the low halves together and the top halves together.
+    let set = |a: __m128i, b: __m128i, c: __m128i, d: __m128i| {
+        let (ab, cd) = (_mm_unpacklo_epi32(a, b), _mm_unpacklo_epi32(c, d));
+        (_mm_unpacklo_epi64(ab, cd), _mm_unpackhi_epi64(ab, cd))
+    };
+    let (low_a, high_a) = set(g[0], g[1], g[2], g[3]);
+    let (low_b, high_b) = set(g[4], g[5], g[6], g[7]);
+    let a = set_planes!(low_a, high_a);
+    let b = set_planes!(low_b, high_b);
+    let c = set_planes!(g[8], _mm_srli_si128::<4>(g[8]));
+    core::array::from_fn(|p| a[p] | b[p] << 16 | (c[p] & 0xF) << 32)
+}
+
+/// W\[32..68\] of `w` as the SHA-NI kernel spills it, for the tests of
+/// the filter's x86 forms.
+#[cfg(test)]
+pub(crate) fn reversed_groups(w: &[u32; 80]) -> ReversedGroups {
+    core::array::from_fn(|g| {
+        let t = 32 + 4 * g;
+        let word = |m: usize| w[t + m] as i32;
+        // `_mm_set_epi32` takes the top lane first: W_{4k} on top.
+        // SAFETY: SSE2 is part of every x86-64 CPU.
+        unsafe { core::arch::x86_64::_mm_set_epi32(word(0), word(1), word(2), word(3)) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{planes, reversed_groups};
+    use crate::checked::{planes_portable, test_words, window};
+
+    #[test]
+    fn equal_the_portable_planes() {
+        if !std::is_x86_feature_detected!("ssse3") {
+            return;
+        }
+        for w in test_words(2_000) {
+            // SAFETY: the CPU has SSSE3 (checked above).
+            let fast = unsafe { planes(&reversed_groups(&w)) };
+            assert_eq!(fast, planes_portable(&window(&w)));
+        }
+    }
+}
