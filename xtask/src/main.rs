@@ -11,6 +11,7 @@ mod fuzz;
 mod miri;
 mod msrv;
 mod table;
+mod wasm;
 
 const USAGE: &str = "\
 Usage: cargo xtask <COMMAND> [OPTIONS]
@@ -23,6 +24,7 @@ Commands:
   cross         Run the library tests on aarch64, big-endian s390x and 32-bit i686 under QEMU
   miri          Run sha1-fast's unsafe SIMD backends under Miri
   msrv          Check the library crates on the oldest Rust they declare
+  wasm          Build the bijou-wasm npm package, optionally test and bench it
   help          Print this message
 
 Run `cargo xtask <COMMAND> --help` or `cargo xtask help <COMMAND>` for a
@@ -71,6 +73,11 @@ const COMMANDS: &[Subcommand] = &[
         name: "msrv",
         main: msrv::main,
         usage: msrv::USAGE,
+    },
+    Subcommand {
+        name: "wasm",
+        main: wasm::main,
+        usage: wasm::USAGE,
     },
 ];
 

@@ -1,0 +1,18 @@
+// bijou-wasm: bijou varints and SHA-1 for JavaScript, compiled from Rust.
+// The module is instantiated at import (top-level await: Node >= 20,
+// current browsers).
+
+import { bind } from './api.js';
+import { load } from './load.js';
+
+export { BijouDecodeError, Sha1CollisionError } from './errors.js';
+
+export const {
+  encode32, encodedLen32, encodeAll32, decode32, decodeAll32,
+  encode32s, encodedLen32s, encodeAll32s, decode32s, decodeAll32s,
+  encode64, encodedLen64, encodeAll64, decode64, decodeAll64,
+  encode64s, encodedLen64s, encodeAll64s, decode64s, decodeAll64s,
+  encode128, encodedLen128, encodeAll128, decode128, decodeAll128,
+  encode128s, encodedLen128s, encodeAll128s, decode128s, decodeAll128s,
+  sha1, sha1Hex, sha1Checked, Sha1,
+} = bind(await load());
