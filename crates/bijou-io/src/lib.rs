@@ -29,6 +29,8 @@ macro_rules! with_widths {
 
 #[cfg(feature = "bytes")]
 mod buf;
+#[cfg(feature = "std")]
+mod buf_read;
 #[cfg(feature = "tokio")]
 mod codec;
 mod frame;
@@ -42,6 +44,8 @@ pub use bijou_core::{BatchDecodeError, Bijou, DecodeError, EncodeError, Encoded,
 
 #[cfg(feature = "bytes")]
 pub use buf::{BufExt, BufMutExt};
+#[cfg(feature = "std")]
+pub use buf_read::BufReadExt;
 #[cfg(feature = "tokio")]
 pub use codec::{FrameCodec, ValueCodec};
 pub use frame::{DEFAULT_MAX_FRAME_LEN, FrameError};
