@@ -5,7 +5,8 @@
 //!   over the same buffer types (`&[u8]` and `Bytes`).
 //! - `io-read-decode`: [`bijou_io::ReadExt::read_bijou64`] against
 //!   `integer_encoding::VarIntReader::read_varint` (LEB128), both through
-//!   `std::io::Read`, over `Cursor<&[u8]>` and `BufReader<&[u8]>`.
+//!   `std::io::Read`, over `Cursor<&[u8]>` and `BufReader<&[u8]>`, and
+//!   [`bijou_io::BufReadExt::read_bijou_buffered`] over the `BufReader`.
 //!
 //! Each format decodes its own encoding of the same [`BATCH`] values, one
 //! batch per iteration, with `Throughput::Elements(BATCH)`: criterion's time
@@ -24,7 +25,7 @@ use std::io::{BufReader, Cursor, Read};
 use std::time::Duration;
 
 use bijou_benches::{BATCH, CYCLE, Distribution, LARGE, TINY, Workload, cycled};
-use bijou_io::{BufExt, ReadExt};
+use bijou_io::{BufExt, BufReadExt, ReadExt};
 use bytes::{Buf, Bytes};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use integer_encoding::{VarIntReader, VarIntWriter};
@@ -56,6 +57,7 @@ impl Encoded {
             assert_eq!(drain(&e.bijou[..], bijou_buf), e.sum);
             assert_eq!(drain(&e.leb128[..], prost_buf), e.sum);
             assert_eq!(drain(Cursor::new(&e.bijou[..]), bijou_read), e.sum);
+            assert_eq!(drain(BufReader::new(&e.bijou[..]), bijou_buf_read), e.sum);
             assert_eq!(
                 drain(Cursor::new(&e.leb128[..]), integer_encoding_read),
                 e.sum
@@ -105,6 +107,10 @@ fn prost_buf<B: Buf>(buf: &mut B) -> u64 {
 
 fn bijou_read<R: Read>(reader: &mut R) -> u64 {
     reader.read_bijou64().expect("valid bijou64")
+}
+
+fn bijou_buf_read<R: std::io::BufRead>(reader: &mut R) -> u64 {
+    reader.read_bijou_buffered().expect("valid bijou64")
 }
 
 fn integer_encoding_read<R: Read>(reader: &mut R) -> u64 {
@@ -160,6 +166,9 @@ fn read_decode(c: &mut Criterion, encodings: &Encodings) {
         });
         cycled(&mut group, id("integer-encoding/BufReader"), batches, |e| {
             drain(BufReader::new(&e.leb128[..]), integer_encoding_read)
+        });
+        cycled(&mut group, id("bijou-io/BufReadExt"), batches, |e| {
+            drain(BufReader::new(&e.bijou[..]), bijou_buf_read)
         });
     }
     group.finish();
