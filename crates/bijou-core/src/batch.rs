@@ -176,6 +176,26 @@ macro_rules! batch_codec {
             progress
         }
 
+        /// The unpredictable-length loop: the width's vector path where
+        /// the CPU has one (`crate::simd`), whole windows at a time, then
+        /// [`decode_block_branch_free`] for what it leaves (the last
+        /// values before the end of the input, or a window holding an
+        /// overflow, which that loop reports at its place).
+        #[inline(never)]
+        fn decode_block_unpredictable(input: &[u8], out: &mut [$uint], limit: usize) -> BlockProgress {
+            let Some(vector) = <$uint as crate::simd::VectorBatch>::decode_windows(input, out, limit) else {
+                return decode_block_branch_free(input, out, limit);
+            };
+            let left = limit.min(out.len()) - vector.written;
+            let rest = decode_block_branch_free(&input[vector.consumed..], &mut out[vector.written..], left);
+            BlockProgress {
+                consumed: vector.consumed + rest.consumed,
+                written: vector.written + rest.written,
+                length_changes: vector.length_changes + rest.length_changes,
+                overflowed: rest.overflowed,
+            }
+        }
+
         /// The fast phase of [`decode_batch`]: decodes block by block while
         /// whole MAX_BYTES blocks are left, choosing each block's loop from
         /// how predictable the previous block's lengths were. Returns
@@ -191,7 +211,7 @@ macro_rules! batch_codec {
                 if written == out.len() {
                     break;
                 }
-                let decode_block = if branchy { decode_block_branchy } else { decode_block_branch_free };
+                let decode_block = if branchy { decode_block_branchy } else { decode_block_unpredictable };
                 let wanted = ADAPT_BLOCK.min(out.len() - written);
                 let progress = decode_block(&input[consumed..], &mut out[written..], wanted);
                 consumed += progress.consumed;
