@@ -19,6 +19,7 @@
 #[allow(unsafe_code, clippy::incompatible_msrv)]
 pub(crate) mod avx512;
 
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// Progress of a vector path over one block of a batch: it stops before
@@ -76,14 +77,16 @@ pub fn batch_decoder() -> &'static str {
 }
 
 /// The environment variable that turns the vector paths off (with `std`).
-#[cfg(feature = "std")]
+#[cfg(all(target_arch = "x86_64", bijou_avx512, feature = "std"))]
 const FORCE_VAR: &str = "BIJOU_CORE_BATCH";
 
 /// [`forced_portable`]'s cached answer: 0 undecided, 1 no, 2 yes.
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
 static FORCED: AtomicU8 = AtomicU8::new(0);
 
 /// Whether `BIJOU_CORE_BATCH=portable` is set (read once; never without
-/// `std`).
+/// `std`). Only builds with a vector path ask.
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
 #[inline]
 pub(crate) fn forced_portable() -> bool {
     match FORCED.load(Ordering::Relaxed) {
@@ -92,6 +95,7 @@ pub(crate) fn forced_portable() -> bool {
     }
 }
 
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
 #[cold]
 fn decide_forced() -> bool {
     #[cfg(feature = "std")]
