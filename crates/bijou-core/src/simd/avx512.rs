@@ -16,10 +16,9 @@
 //! tier can) stops the step before the window, so the portable loop
 //! reports the overflow where it is.
 //!
-//! A 128-byte window took a `bits-16`-like stream from 2.97 ns a value
-//! (64-byte windows) to 2.50, against 3.33 for the portable loop: the
-//! per-window chain (load, doubling, count, next position) is most of the
-//! cost, and the larger window spreads it over twice the values.
+//! The per-window chain (load, doubling, count, next position) is most of
+//! the cost, so the window is as large as two-table permutes reach
+//! (measured in `docs/bench/decode-issue-25.md`).
 //!
 //! Required CPU features: **`avx512f`, `avx512bw`, `avx512vbmi`** (with
 //! the OS saving the ZMM registers). The only way in is through
@@ -54,7 +53,7 @@ impl Avx512Vbmi {
         cpuid::get().then_some(Avx512Vbmi(()))
     }
 
-    /// Decodes up to `limit` values from whole 64-byte windows at the
+    /// Decodes up to `limit` values from whole 128-byte windows at the
     /// front of `input` into `out`.
     #[inline]
     pub(crate) fn decode_windows(
