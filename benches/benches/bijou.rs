@@ -1,5 +1,5 @@
 //! The varint shoot-out: bijou-core's bijou64 against the upstream `bijou64`
-//! crate and the LEB128 and prefix-varint crates users would pick instead.
+//! and `bijoux` crates and the LEB128 and prefix-varint crates users would pick instead.
 //!
 //! Groups are operations, functions are implementations and parameters are
 //! workloads (`benches/lib.rs`), so criterion ids read
@@ -76,6 +76,20 @@ impl Codec for Upstream {
     #[inline(always)]
     fn decode(input: &[u8]) -> Option<(u64, usize)> {
         bijou64::decode(input).ok()
+    }
+}
+
+/// Upstream's successor crate (same format, same decoder shape).
+struct Bijoux;
+impl Codec for Bijoux {
+    const NAME: &'static str = "bijoux";
+    #[inline(always)]
+    fn encode(value: u64, out: &mut Vec<u8>) {
+        bijoux::u64::encode(value, out);
+    }
+    #[inline(always)]
+    fn decode(input: &[u8]) -> Option<(u64, usize)> {
+        bijoux::u64::decode(input).ok()
     }
 }
 
@@ -199,6 +213,7 @@ macro_rules! for_each_codec {
     ($bench:ident($($arg:expr),*)) => {
         $bench::<BijouCore>($($arg),*);
         $bench::<Upstream>($($arg),*);
+        $bench::<Bijoux>($($arg),*);
         $bench::<Prost>($($arg),*);
         $bench::<Leb128>($($arg),*);
         $bench::<IntegerEncoding>($($arg),*);
@@ -460,8 +475,6 @@ enum Loop {
 }
 
 impl Loop {
-    const ALL: [Self; 3] = [Self::Encode, Self::Decode, Self::DecodeOffsets];
-
     fn group(self) -> &'static str {
         match self {
             Self::Encode => "varint-encode",
@@ -500,6 +513,15 @@ impl Loop {
     }
 }
 
+/// Formats `stats` (one per contender) as a table row's cells.
+fn cells(stats: &[Stats]) -> String {
+    // `Interleave` counts units per second; here a unit is a value.
+    stats
+        .iter()
+        .map(|s| format!(" {:.2} ns, {:.1} cycles |", 1e3 / s.rate, s.cpb))
+        .collect()
+}
+
 /// The per-value loops of bijou-core and upstream `bijou64` side by side.
 /// Both are one bijective decoder a value, and their criterion medians
 /// land within the drift between two runs of one binary (BENCHMARKS.md);
@@ -507,7 +529,7 @@ impl Loop {
 /// ratio means something.
 fn interleaved_tables() {
     let workloads = workloads();
-    for op in Loop::ALL {
+    for op in [Loop::Encode, Loop::DecodeOffsets] {
         bijou_benches::emit!(
             "\n{}: bijou-core against upstream bijou64 (interleaved medians: ns/value, cycles/value, upstream ÷ bijou-core)",
             op.group()
@@ -520,19 +542,66 @@ fn interleaved_tables() {
                 op.contender::<Upstream>(workload),
             ];
             let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
-            // `Interleave` counts units per second; here a unit is a value.
-            let ns = |s: &Stats| 1e3 / s.rate;
             bijou_benches::emit!(
-                "| {} | {:.2} ns, {:.1} cycles | {:.2} ns, {:.1} cycles, **{:.2}×** |",
+                "| {} |{} **{:.2}×** |",
                 workload.name,
-                ns(&stats[0]),
-                stats[0].cpb,
-                ns(&stats[1]),
-                stats[1].cpb,
+                cells(&stats).trim_end_matches('|'),
                 stats[0].rate / stats[1].rate,
             );
         }
     }
+    decode_table(&workloads);
+}
+
+/// The stream decode loops of bijou-core, its batch decoder, both upstream
+/// crates, the two LEB128 decoders to beat and vu128, timed in turn; the
+/// ratios are bijou-core's time over the best peer's of each kind (lower is
+/// better: 0.50× is twice as fast), as issue 25's targets are stated.
+fn decode_table(workloads: &[Workload]) {
+    bijou_benches::emit!(
+        "\nvarint-decode: every peer, interleaved (medians: ns/value, cycles/value; ratios are time ÷ the best peer's time)"
+    );
+    bijou_benches::emit!(
+        "| workload | bijou-core | bijou-core-batch | bijou64 | bijoux | prost | integer-encoding | vu128 | core ÷ upstream | core ÷ LEB128 | core ÷ vu128 | batch ÷ upstream |"
+    );
+    bijou_benches::emit!("| :--- |{}", " ---: |".repeat(11));
+    for workload in workloads {
+        let op = Loop::Decode;
+        let mut contenders = [
+            op.contender::<BijouCore>(workload),
+            batch_contender(workload),
+            op.contender::<Upstream>(workload),
+            op.contender::<Bijoux>(workload),
+            op.contender::<Prost>(workload),
+            op.contender::<IntegerEncoding>(workload),
+            op.contender::<Vu128>(workload),
+        ];
+        let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
+        let time = |i: usize| 1.0 / stats[i].rate;
+        let best = |peers: &[usize]| peers.iter().map(|&i| time(i)).fold(f64::INFINITY, f64::min);
+        bijou_benches::emit!(
+            "| {} |{} {:.2}× | {:.2}× | {:.2}× | {:.2}× |",
+            workload.name,
+            cells(&stats),
+            time(0) / best(&[2, 3]),
+            time(0) / best(&[4, 5]),
+            time(0) / time(6),
+            time(1) / best(&[2, 3]),
+        );
+    }
+}
+
+/// `decode_batch` over `workload`'s streams, one batch a call, in turn.
+fn batch_contender(workload: &Workload) -> Contender<'static> {
+    let (streams, mut out, mut at) = (streams::<BijouCore>(workload), vec![0; BATCH], 0);
+    let run = Box::new(move || {
+        let s = black_box(&streams[at]);
+        let done = bijou_core::bijou64::decode_batch(&s.bytes[..s.len], &mut out);
+        black_box(done.expect("valid stream"));
+        black_box(&out);
+        at = (at + 1) % streams.len();
+    });
+    (BATCH_NAME.to_owned(), run)
 }
 
 fn main() {

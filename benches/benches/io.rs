@@ -5,7 +5,8 @@
 //!   over the same buffer types (`&[u8]` and `Bytes`).
 //! - `io-read-decode`: [`bijou_io::ReadExt::read_bijou64`] against
 //!   `integer_encoding::VarIntReader::read_varint` (LEB128), both through
-//!   `std::io::Read`, over `Cursor<&[u8]>` and `BufReader<&[u8]>`.
+//!   `std::io::Read`, over `Cursor<&[u8]>` and `BufReader<&[u8]>`, and
+//!   [`bijou_io::BufReadExt::read_bijou_buffered`] over the `BufReader`.
 //!
 //! Each format decodes its own encoding of the same [`BATCH`] values, one
 //! batch per iteration, with `Throughput::Elements(BATCH)`: criterion's time
@@ -23,11 +24,14 @@
 use std::io::{BufReader, Cursor, Read};
 use std::time::Duration;
 
-use bijou_benches::{BATCH, CYCLE, Distribution, LARGE, TINY, Workload, cycled};
-use bijou_io::{BufExt, ReadExt};
+use bijou_benches::{
+    BATCH, CYCLE, Contender, Distribution, Interleave, LARGE, TINY, Workload, cycled,
+};
+use bijou_io::{BufExt, BufReadExt, ReadExt};
 use bytes::{Buf, Bytes};
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use integer_encoding::{VarIntReader, VarIntWriter};
+use std::hint::black_box;
 
 /// The workloads: all one-byte values, a realistic mix (cycled over
 /// [`CYCLE`] batches so its lengths stay unpredictable), and 5–9-byte values.
@@ -56,6 +60,7 @@ impl Encoded {
             assert_eq!(drain(&e.bijou[..], bijou_buf), e.sum);
             assert_eq!(drain(&e.leb128[..], prost_buf), e.sum);
             assert_eq!(drain(Cursor::new(&e.bijou[..]), bijou_read), e.sum);
+            assert_eq!(drain(BufReader::new(&e.bijou[..]), bijou_buf_read), e.sum);
             assert_eq!(
                 drain(Cursor::new(&e.leb128[..]), integer_encoding_read),
                 e.sum
@@ -105,6 +110,10 @@ fn prost_buf<B: Buf>(buf: &mut B) -> u64 {
 
 fn bijou_read<R: Read>(reader: &mut R) -> u64 {
     reader.read_bijou64().expect("valid bijou64")
+}
+
+fn bijou_buf_read<R: std::io::BufRead>(reader: &mut R) -> u64 {
+    reader.read_bijou_buffered().expect("valid bijou64")
 }
 
 fn integer_encoding_read<R: Read>(reader: &mut R) -> u64 {
@@ -161,6 +170,9 @@ fn read_decode(c: &mut Criterion, encodings: &Encodings) {
         cycled(&mut group, id("integer-encoding/BufReader"), batches, |e| {
             drain(BufReader::new(&e.leb128[..]), integer_encoding_read)
         });
+        cycled(&mut group, id("bijou-io/BufReadExt"), batches, |e| {
+            drain(BufReader::new(&e.bijou[..]), bijou_buf_read)
+        });
     }
     group.finish();
 }
@@ -172,9 +184,62 @@ fn config() -> Criterion {
         .sample_size(50)
 }
 
+/// The `std::io` readers again, timed in turn round after round (the
+/// `bijou` bench's `Interleave`): criterion's one-after-another medians of
+/// these moved by 2× between two runs on a shared machine.
+fn interleaved_read_table() {
+    const INTERLEAVE: Interleave = Interleave {
+        rounds: 51,
+        sample_bytes: 16 * BATCH,
+        clock_links: 1 << 16,
+    };
+    bijou_benches::emit!(
+        "\nio-read-decode, interleaved (medians: ns/value; ratios: bijou-io's time ÷ integer-encoding's over the same BufReader)"
+    );
+    bijou_benches::emit!(
+        "| workload | bijou-io/BufReader (ReadExt) | bijou-io/BufReadExt | integer-encoding/BufReader | ReadExt ÷ VarIntReader | BufReadExt ÷ VarIntReader |"
+    );
+    bijou_benches::emit!("| :--- | ---: | ---: | ---: | ---: | ---: |");
+    for workload in workloads() {
+        let batches = Encoded::all(&workload);
+        let contender = |run: fn(&Encoded) -> u64| -> Contender<'_> {
+            let mut at = 0;
+            let batches = &batches;
+            let call = move || {
+                black_box(run(black_box(&batches[at])));
+                at = (at + 1) % batches.len();
+            };
+            (String::new(), Box::new(call))
+        };
+        let mut contenders = [
+            contender(|e| drain(BufReader::new(&e.bijou[..]), bijou_read)),
+            contender(|e| drain(BufReader::new(&e.bijou[..]), bijou_buf_read)),
+            contender(|e| drain(BufReader::new(&e.leb128[..]), integer_encoding_read)),
+        ];
+        let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
+        let ns = |i: usize| 1e3 / stats[i].rate;
+        bijou_benches::emit!(
+            "| {} | {:.2} | {:.2} | {:.2} | {:.2}× | {:.2}× |",
+            workload.name,
+            ns(0),
+            ns(1),
+            ns(2),
+            ns(0) / ns(2),
+            ns(1) / ns(2),
+        );
+    }
+}
+
 criterion_group! {
     name = benches;
     config = config();
     targets = decode
 }
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    if bijou_benches::is_measuring_run() {
+        interleaved_read_table();
+    }
+}

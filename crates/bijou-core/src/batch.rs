@@ -66,16 +66,19 @@ macro_rules! batch_codec {
         fn decode_branch_free(block: &[u8; MAX_BYTES]) -> ($uint, usize, bool) {
             let [tag, payload @ ..] = *block;
             let word = <$uint>::from_be_bytes(payload);
-            let tier = tag.saturating_sub(THRESHOLD - 1) as usize;
-            // Keep the top `tier` bytes. Two half shifts, because tier 0
-            // needs a shift by the full width (which would wrap) to yield 0;
-            // a zero payload then cannot overflow, so the add's carry alone
-            // is the overflow flag and no `&&` can turn into a branch.
-            let shift = (8 * (TIERS - tier)) as u32;
-            let payload = (word >> (shift / 2)) >> (shift - shift / 2);
-            let (sum, overflowed) = offset_of(tier).overflowing_add(payload);
+            // The length by a max (compare and conditional move) and a
+            // subtraction that folds into the caller's `consumed + len`:
+            // the shortest chain from one value's tag to the next's.
+            let len = (tag as usize).max(THRESHOLD as usize - 1) - (THRESHOLD as usize - 2);
+            let tier = len - 1;
             let single_byte = ((tier == 0) as $uint).wrapping_neg();
-            (sum | (tag as $uint & single_byte), 1 + tier, overflowed)
+            // Tier 0 would shift by the full width: the count wraps (x86
+            // masks it anyway, so this is one shift) and the mask clears
+            // what is left, so a single byte's payload is 0 and cannot
+            // overflow; the add's carry alone is the overflow flag.
+            let payload = word.wrapping_shr((8 * (TIERS - tier)) as u32) & !single_byte;
+            let (sum, overflowed) = offset_of(tier).overflowing_add(payload);
+            (sum | (tag as $uint & single_byte), len, overflowed)
         }
 
         /// How far one block of the batch decoder got.
@@ -173,6 +176,26 @@ macro_rules! batch_codec {
             progress
         }
 
+        /// The unpredictable-length loop: the width's vector path where
+        /// the CPU has one (`crate::simd`), whole windows at a time, then
+        /// [`decode_block_branch_free`] for what it leaves (the last
+        /// values before the end of the input, or a window holding an
+        /// overflow, which that loop reports at its place).
+        #[inline(never)]
+        fn decode_block_unpredictable(input: &[u8], out: &mut [$uint], limit: usize) -> BlockProgress {
+            let Some(vector) = <$uint as crate::simd::VectorBatch>::decode_windows(input, out, limit) else {
+                return decode_block_branch_free(input, out, limit);
+            };
+            let left = limit.min(out.len()) - vector.written;
+            let rest = decode_block_branch_free(&input[vector.consumed..], &mut out[vector.written..], left);
+            BlockProgress {
+                consumed: vector.consumed + rest.consumed,
+                written: vector.written + rest.written,
+                length_changes: vector.length_changes + rest.length_changes,
+                overflowed: rest.overflowed,
+            }
+        }
+
         /// How far [`decode_batch_blocks`] got: named, because the public
         /// [`decode_batch`] returns the same two counts the other way round.
         struct BatchProgress {
@@ -197,7 +220,7 @@ macro_rules! batch_codec {
                 if written == out.len() {
                     break;
                 }
-                let decode_block = if branchy { decode_block_branchy } else { decode_block_branch_free };
+                let decode_block = if branchy { decode_block_branchy } else { decode_block_unpredictable };
                 let wanted = ADAPT_BLOCK.min(out.len() - written);
                 let progress = decode_block(&input[consumed..], &mut out[written..], wanted);
                 consumed += progress.consumed;

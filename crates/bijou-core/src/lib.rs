@@ -1,20 +1,24 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![forbid(unsafe_code)]
+// `unsafe` only in the vector batch decoder (`simd::avx512`), which allows
+// it for its loads, stores and feature-gated calls.
+#![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", test))]
 extern crate std;
 
 mod batch;
 mod error;
 mod signed;
+mod simd;
 mod traits;
 mod unsigned;
 
 pub use error::{BatchDecodeError, DecodeError, EncodeError};
+pub use simd::batch_decoder;
 pub use traits::{Bijou, Encoded};
 
 /// The longest encoding of any width: a bijou128 tag and 16 payload bytes.

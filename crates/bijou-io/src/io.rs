@@ -378,7 +378,7 @@ pub(crate) fn error_at(
 /// Reads the tag, then exactly the rest of the value; `None` at a clean end
 /// of stream.
 #[inline]
-fn read_value<T: Bijou, R: Read + ?Sized>(reader: &mut R) -> io::Result<Option<T>> {
+pub(crate) fn read_value<T: Bijou, R: Read + ?Sized>(reader: &mut R) -> io::Result<Option<T>> {
     let Some(tag) = read_tag(reader)? else {
         return Ok(None);
     };

@@ -31,6 +31,8 @@ macro_rules! with_widths {
 mod async_io;
 #[cfg(feature = "bytes")]
 mod buf;
+#[cfg(feature = "std")]
+mod buf_read;
 #[cfg(feature = "tokio")]
 mod codec;
 mod frame;
@@ -46,6 +48,8 @@ pub use bijou_core::{BatchDecodeError, Bijou, DecodeError, EncodeError, Encoded,
 pub use async_io::{AsyncReadBijouExt, AsyncWriteBijouExt, ReadBijou, TryReadBijou, WriteBijou};
 #[cfg(feature = "bytes")]
 pub use buf::{BufExt, BufMutExt};
+#[cfg(feature = "std")]
+pub use buf_read::BufReadExt;
 #[cfg(feature = "tokio")]
 pub use codec::ValueCodec;
 #[cfg(feature = "tokio")]

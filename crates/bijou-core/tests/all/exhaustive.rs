@@ -13,6 +13,18 @@ fn every_three_byte_string_of_every_width() {
     decode_all_strings::<u128>(&Width::b128(), 3).unwrap();
 }
 
+/// Cheap enough for every run: every 1- and 2-byte string, alone (the
+/// careful path near the end of the input) and padded to a whole block
+/// (the one-load path), against the oracle.
+#[test]
+fn every_two_byte_string_of_every_width() {
+    for len in 1..=2 {
+        decode_all_strings::<u32>(&Width::b32(), len).unwrap();
+        decode_all_strings::<u64>(&Width::b64(), len).unwrap();
+        decode_all_strings::<u128>(&Width::b128(), len).unwrap();
+    }
+}
+
 #[test]
 #[ignore = "4.3G values; run in release"]
 fn every_u32_round_trips() {

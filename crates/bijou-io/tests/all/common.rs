@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 
 use bijou_core::{Bijou, DecodeError};
-use bijou_io::{BufExt, BufMutExt, MidValueError, ReadExt, WriteExt};
+use bijou_io::{BufExt, BufMutExt, BufReadExt, MidValueError, ReadExt, WriteExt};
 use bytes::Buf;
 use proptest::prelude::*;
 
@@ -299,6 +299,13 @@ macro_rules! mixed_value {
             pub(crate) fn read_like(self, reader: &mut (impl Read + ?Sized)) -> io::Result<Value> {
                 match self {
                     $(Value::$variant(_) => reader.read_bijou::<$ty>().map(Value::$variant),)*
+                }
+            }
+
+            /// [`Value::read_like`] through `BufReadExt`'s buffered path.
+            pub(crate) fn read_buffered_like(self, reader: &mut (impl std::io::BufRead + ?Sized)) -> io::Result<Value> {
+                match self {
+                    $(Value::$variant(_) => reader.read_bijou_buffered::<$ty>().map(Value::$variant),)*
                 }
             }
         }

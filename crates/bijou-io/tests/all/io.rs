@@ -1,9 +1,9 @@
 //! `ReadExt` / `WriteExt` over awkward readers and writers.
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::{BufReader, ErrorKind, Read, Write};
 
 use bijou_core::{Bijou, DecodeError};
-use bijou_io::{MidValueError, ReadExt, WriteExt};
+use bijou_io::{BufReadExt, MidValueError, ReadExt, WriteExt};
 use proptest::prelude::*;
 
 use crate::common::{
@@ -63,6 +63,64 @@ proptest! {
             }
             break;
         }
+    }
+
+    /// `BufReadExt` over a `BufReader` of 1–20 bytes on a trickling,
+    /// failing reader: values that fit the buffer come from `fill_buf`,
+    /// values cut by its end through `ReadExt`, and the outcome is exactly
+    /// `ReadExt`'s on the bare reader: the same values, then the same error
+    /// (kind, message, `MidValueError` counts) at the same value.
+    #[test]
+    fn buffered_reads_match_reader_reads(
+        values in proptest::collection::vec(common::any_value(), 1..30),
+        pattern in proptest::collection::vec(0u8..4, 1..16),
+        capacity in 1usize..20,
+        fail_at in proptest::option::of(any::<usize>()),
+        truncate in any::<bool>(),
+    ) {
+        let mut encoded = common::encode_all(&values);
+        if truncate {
+            encoded.pop();
+        }
+        let trickle = || {
+            let reader = Trickle::new(&encoded, &pattern);
+            match fail_at {
+                Some(at) if !encoded.is_empty() => reader.failing_at(at % encoded.len(), ErrorKind::ConnectionReset),
+                _ => reader,
+            }
+        };
+        let (mut bare, mut buffered) = (trickle(), BufReader::with_capacity(capacity, trickle()));
+        for &value in &values {
+            let expected = value.read_like(&mut bare).map_err(|e| (e.kind(), e.to_string()));
+            let got = value.read_buffered_like(&mut buffered).map_err(|e| (e.kind(), e.to_string()));
+            prop_assert_eq!(&got, &expected);
+            if expected.is_err() {
+                break;
+            }
+        }
+    }
+
+    /// After a value read from the buffer, the next byte is the one after
+    /// the value: values interleaved with raw bytes, through `BufReader`s
+    /// of every small capacity.
+    #[test]
+    fn buffered_reads_take_exactly_one_value(
+        values in proptest::collection::vec(common::any_value(), 1..20),
+        capacity in 1usize..40,
+    ) {
+        let mut encoded = Vec::new();
+        for &value in &values {
+            value.put(&mut encoded);
+            encoded.push(0xEE);
+        }
+        let mut reader = BufReader::with_capacity(capacity, &encoded[..]);
+        for &value in &values {
+            prop_assert_eq!(value.read_buffered_like(&mut reader).map_err(|e| e.to_string()), Ok(value));
+            let mut marker = [0u8];
+            reader.read_exact(&mut marker).unwrap();
+            prop_assert_eq!(marker[0], 0xEE);
+        }
+        prop_assert_eq!(reader.try_read_bijou_buffered::<u64>().map_err(|e| e.to_string()), Ok(None));
     }
 
     /// The stream stays positioned right after each value: interleaving
@@ -359,4 +417,20 @@ fn a_reader_claiming_more_than_the_buffer_is_capped() {
         assert_eq!(reader.read_bijou64().unwrap(), value);
     }
     assert_eq!(reader.try_read_bijou64().unwrap(), None);
+}
+
+/// An overflowing value in the buffer is consumed, as `ReadExt` consumes
+/// it, and the next value follows.
+#[test]
+fn a_buffered_overflow_consumes_the_value() {
+    let mut wire = vec![0xFF; 9];
+    wire.push(0x07);
+    let mut reader = BufReader::new(&wire[..]);
+    let error = reader.read_bijou_buffered::<u64>().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidData);
+    assert_eq!(
+        inner_error::<DecodeError>(&error),
+        Some(&DecodeError::Overflow)
+    );
+    assert_eq!(reader.read_bijou_buffered::<u64>().unwrap(), 7);
 }

@@ -1,0 +1,107 @@
+//! Run-time choice of the batch decoder's vector path.
+//!
+//! `decode_batch` decodes values whose lengths are unpredictable without
+//! branching on their tiers; where the CPU has a vector path for the
+//! width, it decodes a whole window of values per step instead of one
+//! value per step ([`avx512`]: bijou64 with AVX-512 VBMI). The path is
+//! chosen on the first batch and cached. Every path gives the same
+//! results as the portable loop on every input (the module tests run
+//! both on the same inputs).
+//!
+//! With the `std` feature, `BIJOU_CORE_BATCH=portable` in the environment
+//! (read once) turns the vector paths off, so a test run can prove the
+//! portable loop on a CPU that has them.
+
+// Compiled only by Rust 1.89 and later (`build.rs` sets `bijou_avx512`),
+// which have the AVX-512 intrinsics that clippy checks against the
+// crate's older `rust-version`.
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[allow(unsafe_code, clippy::incompatible_msrv)]
+pub(crate) mod avx512;
+
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// Progress of a vector path over one block of a batch: it stops before
+/// the window holding an overflowing value, so the portable loop that
+/// takes over reports the error at its exact place.
+pub(crate) struct VectorProgress {
+    pub(crate) consumed: usize,
+    pub(crate) written: usize,
+    /// Values whose length differs from the previous value's.
+    pub(crate) length_changes: usize,
+}
+
+/// A width's vector path for the batch decoder, if it has one.
+pub(crate) trait VectorBatch: Sized {
+    /// Decodes up to `limit` values from whole windows at the front of
+    /// `input` into `out`; `None` when this width has no vector path here.
+    fn decode_windows(_input: &[u8], _out: &mut [Self], _limit: usize) -> Option<VectorProgress> {
+        None
+    }
+}
+
+impl VectorBatch for u32 {}
+impl VectorBatch for u128 {}
+
+impl VectorBatch for u64 {
+    #[inline]
+    fn decode_windows(input: &[u8], out: &mut [u64], limit: usize) -> Option<VectorProgress> {
+        #[cfg(all(target_arch = "x86_64", bijou_avx512))]
+        if let Some(token) = avx512::Avx512Vbmi::detect().filter(|_| !forced_portable()) {
+            return Some(token.decode_windows(input, out, limit));
+        }
+        let _ = (input, out, limit);
+        None
+    }
+}
+
+/// The name of the vector path `decode_batch` uses for bijou64 on this
+/// CPU: `"avx512-vbmi"`, or `"portable"` when there is none (another
+/// architecture, a CPU without AVX-512 VBMI, a compiler older than Rust
+/// 1.89, or `BIJOU_CORE_BATCH=portable`). The other widths always take the
+/// portable loop. For logs and benchmarks; results never depend on it.
+///
+/// # Examples
+///
+/// ```
+/// assert!(["avx512-vbmi", "portable"].contains(&bijou_core::batch_decoder()));
+/// ```
+#[must_use]
+pub fn batch_decoder() -> &'static str {
+    #[cfg(all(target_arch = "x86_64", bijou_avx512))]
+    if avx512::Avx512Vbmi::detect().is_some() && !forced_portable() {
+        return "avx512-vbmi";
+    }
+    "portable"
+}
+
+/// The environment variable that turns the vector paths off (with `std`).
+#[cfg(all(target_arch = "x86_64", bijou_avx512, feature = "std"))]
+const FORCE_VAR: &str = "BIJOU_CORE_BATCH";
+
+/// [`forced_portable`]'s cached answer: 0 undecided, 1 no, 2 yes.
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+static FORCED: AtomicU8 = AtomicU8::new(0);
+
+/// Whether `BIJOU_CORE_BATCH=portable` is set (read once; never without
+/// `std`). Only builds with a vector path ask.
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[inline]
+pub(crate) fn forced_portable() -> bool {
+    match FORCED.load(Ordering::Relaxed) {
+        0 => decide_forced(),
+        state => state == 2,
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[cold]
+fn decide_forced() -> bool {
+    #[cfg(feature = "std")]
+    let forced = std::env::var_os(FORCE_VAR).is_some_and(|v| v == "portable");
+    #[cfg(not(feature = "std"))]
+    let forced = false;
+    FORCED.store(if forced { 2 } else { 1 }, Ordering::Relaxed);
+    forced
+}
