@@ -5,7 +5,7 @@
 //! "SHA-1 is a Shambles" (2020) two files with chosen, different prefixes.
 //! Where an attacker supplies the bytes (git objects, OpenPGP v4
 //! fingerprints, content-addressed stores), hash them with this module's
-//! [`Sha1`] or [`digest`], not the plain [`crate::Sha1`]. Each block is
+//! [`Sha1`] or [`digest()`], not the plain [`crate::Sha1`]. Each block is
 //! checked for the traces every known attack technique must leave
 //! (Stevens and Shumow's counter-cryptanalysis, "Speeding up detection of
 //! SHA-1 collision attacks using unavoidable attack conditions", USENIX
@@ -352,7 +352,7 @@ pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
     hasher.finalize()
 }
 
-/// [`digest`] of each message, in order.
+/// [`digest()`] of each message, in order.
 ///
 /// ```
 /// let out = sha1_fast::checked::digest_many(&[b"a", b"bc"]);
@@ -366,7 +366,8 @@ pub fn digest_many(messages: &[&[u8]]) -> alloc::vec::Vec<Result<Digest, Collisi
     out
 }
 
-/// [`digest_many`] into `out`, one slot per message, without allocating.
+/// `digest_many` (with `alloc`) into `out`, one slot per message, without
+/// allocating.
 ///
 /// # Errors
 ///
