@@ -13,7 +13,8 @@ Runs every vector file under vectors/ (bijou vectors for every width; NIST
 SHA-1 ShortMsg/LongMsg and the FIPS examples on every SHA-1 backend this CPU
 supports, each through a streaming Sha1, the backend's one-shot digest and
 one digest_many call over the file (the 1 GiB vector of --long only
-streamed), and through the default one-shot `digest`) and prints a table:
+streamed), and through the default one-shot `digest`; bijou-serde vectors
+decoded, compared and re-encoded) and prints a table:
 suite, cases, passed, failed, time. Exits non-zero on any failure, naming
 each failing case (input, expected, got), and on any missing or malformed
 vector file.
@@ -108,6 +109,15 @@ fn bijou_suite(name: &str, relative: &str, loaded: Result<Vec<BijouCase>, Vector
     match loaded {
         Ok(cases) => Suite::run(name, &cases, |case: &BijouCase| {
             testkit::bijou_cases::run(case).map_err(|e| format!("{relative}:{}: {e}", case.line))
+        }),
+        Err(error) => Suite::unloadable(name, error),
+    }
+}
+
+fn serde_file(name: &str, relative: &str) -> Suite {
+    match testkit::vectors::load_serde(relative) {
+        Ok(cases) => Suite::run(name, &cases, |case| {
+            testkit::serde_cases::run(case).map_err(|e| format!("{relative}:{}: {e}", case.line))
         }),
         Err(error) => Suite::unloadable(name, error),
     }
@@ -377,6 +387,7 @@ fn file_suites(long: bool) -> Vec<Suite> {
     for f in files(Format::Repeat) {
         suites.extend(sha1_repeat_suites(f.path, f.name, &backends, long));
     }
+    suites.extend(files(Format::Serde).map(|f| serde_file(&format!("{} vectors", f.name), f.path)));
     suites
 }
 
