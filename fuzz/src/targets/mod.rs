@@ -50,6 +50,9 @@ targets! {
     frame_decoder, allocation_limit: 1 << 20;
     sha1_chunks;
     sha1_many;
+    // As frame_decoder: no length from the input sizes an allocation
+    // before the input is seen to hold it.
+    serde_canonical, allocation_limit: 1 << 20;
 }
 
 #[cfg(test)]
