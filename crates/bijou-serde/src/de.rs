@@ -5,7 +5,7 @@
 use bijou_core::{DecodeError, bijou32, bijou32s, bijou64, bijou64s, bijou128, bijou128s};
 use serde::de::{self, Visitor};
 
-use crate::{Error, MAX_DEPTH, NAN_F32_BITS, NAN_F64_BITS};
+use crate::{Error, ErrorKind, MAX_DEPTH, NAN_F32_BITS, NAN_F64_BITS};
 
 mod access;
 
@@ -39,10 +39,12 @@ pub struct Deserializer<'de> {
     depth: usize,
 }
 
-/// `result`, with a serde impl's error placed at `offset`.
+/// `result`, with a serde impl's error placed at `mark`, the input that was
+/// left when the value began (of an input `len` bytes long). Offsets are
+/// worked out only for errors: marking a value costs a register copy.
 #[inline]
-fn at<T>(offset: usize, result: Result<T, Error>) -> Result<T, Error> {
-    result.map_err(|e| e.or_at(offset))
+fn at<T>(len: usize, mark: &[u8], result: Result<T, Error>) -> Result<T, Error> {
+    result.map_err(|e| e.or_at(len - mark.len()))
 }
 
 impl<'de> Deserializer<'de> {
@@ -62,6 +64,12 @@ impl<'de> Deserializer<'de> {
         self.len - self.rest.len()
     }
 
+    /// The offset of `mark`, a remainder of the input taken earlier.
+    #[cold]
+    fn offset_of(&self, mark: &[u8]) -> usize {
+        self.len - mark.len()
+    }
+
     /// The input not yet consumed.
     #[must_use]
     pub fn remaining(&self) -> &'de [u8] {
@@ -72,24 +80,26 @@ impl<'de> Deserializer<'de> {
     ///
     /// # Errors
     ///
-    /// [`Error::TrailingBytes`] when some is left.
+    /// [`ErrorKind::TrailingBytes`] when some is left.
     pub fn end(&self) -> Result<(), Error> {
         if self.rest.is_empty() {
             Ok(())
         } else {
-            Err(Error::TrailingBytes {
+            Err(ErrorKind::TrailingBytes {
                 offset: self.position(),
                 extra: self.rest.len(),
-            })
+            }
+            .into())
         }
     }
 
     #[cold]
     fn truncated(&self, needed: usize) -> Error {
-        Error::Truncated {
+        ErrorKind::Truncated {
             offset: self.len,
             needed,
         }
+        .into()
     }
 
     #[inline]
@@ -119,14 +129,17 @@ impl<'de> Deserializer<'de> {
     fn varint_error(&self, error: DecodeError, ty: &'static str) -> Error {
         match error {
             DecodeError::Truncated { needed, available } => self.truncated(needed - available),
-            DecodeError::Overflow => Error::IntegerOverflow {
+            DecodeError::Overflow => ErrorKind::IntegerOverflow {
                 offset: self.position(),
                 ty,
-            },
+            }
+            .into(),
         }
     }
 
-    #[inline]
+    /// A bijou32 varint: single bytes inline, longer ones in
+    /// [`u32_multi_byte`](Self::u32_multi_byte).
+    #[inline(always)]
     fn u32(&mut self, ty: &'static str) -> Result<u32, Error> {
         if let Some((&tag, rest)) = self.rest.split_first()
             && tag < bijou32::THRESHOLD
@@ -134,6 +147,11 @@ impl<'de> Deserializer<'de> {
             self.rest = rest;
             return Ok(u32::from(tag));
         }
+        self.u32_multi_byte(ty)
+    }
+
+    #[inline(never)]
+    fn u32_multi_byte(&mut self, ty: &'static str) -> Result<u32, Error> {
         match bijou32::decode(self.rest) {
             Ok((value, used)) => {
                 self.rest = &self.rest[used..];
@@ -143,7 +161,9 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    #[inline]
+    /// A bijou64 varint: single bytes inline, longer ones in
+    /// [`u64_multi_byte`](Self::u64_multi_byte).
+    #[inline(always)]
     fn u64(&mut self, ty: &'static str) -> Result<u64, Error> {
         if let Some((&tag, rest)) = self.rest.split_first()
             && tag < bijou64::THRESHOLD
@@ -151,6 +171,11 @@ impl<'de> Deserializer<'de> {
             self.rest = rest;
             return Ok(u64::from(tag));
         }
+        self.u64_multi_byte(ty)
+    }
+
+    #[inline(never)]
+    fn u64_multi_byte(&mut self, ty: &'static str) -> Result<u64, Error> {
         match bijou64::decode(self.rest) {
             Ok((value, used)) => {
                 self.rest = &self.rest[used..];
@@ -173,9 +198,9 @@ impl<'de> Deserializer<'de> {
 
     /// A length prefix and that many bytes, refused before anything is
     /// sliced or allocated when the input is shorter than the length.
-    #[inline]
+    #[inline(always)]
     fn length_prefixed(&mut self) -> Result<&'de [u8], Error> {
-        let start = self.position();
+        let start = self.rest;
         let len = self.u64("a length")?;
         match usize::try_from(len)
             .ok()
@@ -185,57 +210,52 @@ impl<'de> Deserializer<'de> {
                 self.rest = rest;
                 Ok(bytes)
             }
-            None => Err(Error::LengthExceedsInput {
-                offset: start,
+            None => Err(ErrorKind::LengthExceedsInput {
+                offset: self.offset_of(start),
                 len,
                 available: self.rest.len(),
-            }),
+            }
+            .into()),
         }
     }
 
-    /// A sequence or map count, and the size hint given to the visitor:
-    /// never more than the bytes left, so a collection preallocates no
-    /// more elements than the input could hold.
-    #[inline]
-    fn count(&mut self) -> Result<(u64, usize), Error> {
-        let count = self.u64("a count")?;
-        let hint = usize::try_from(count)
-            .unwrap_or(usize::MAX)
-            .min(self.rest.len());
-        Ok((count, hint))
-    }
-
     /// Runs `f` one container deeper, refusing to go past [`MAX_DEPTH`].
+    /// Only the containers a recursive type must pass through (options,
+    /// sequences, maps, enums: its base case is a choice or a count)
+    /// count; structs, tuples and newtypes are free.
     #[inline]
     fn nested<T>(
         &mut self,
-        start: usize,
+        start: &'de [u8],
         f: impl FnOnce(&mut Self) -> Result<T, Error>,
     ) -> Result<T, Error> {
         if self.depth == MAX_DEPTH {
-            return Err(Error::TooDeep { offset: start });
+            return Err(ErrorKind::TooDeep {
+                offset: self.offset_of(start),
+            }
+            .into());
         }
         self.depth += 1;
         let result = f(self);
         self.depth -= 1;
-        at(start, result)
+        at(self.len, start, result)
     }
 
     /// `len` values in a row (tuples, structs, their variants).
     #[inline]
     fn fixed_seq<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
-        self.nested(start, |de| {
-            visitor.visit_seq(access::Seq::new(de, len as u64, len))
-        })
+        let start = self.rest;
+        let result = visitor.visit_seq(access::Seq::new(self, len as u64));
+        at(self.len, start, result)
     }
 
     #[cold]
     fn not_self_describing(&self, method: &'static str) -> Error {
-        Error::NotSelfDescribing {
+        ErrorKind::NotSelfDescribing {
             offset: self.position(),
             method,
         }
+        .into()
     }
 }
 
@@ -245,12 +265,12 @@ macro_rules! integer {
     ($($method:ident => $visit:ident: $ty:ty = $read:ident($convert:expr);)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            let start = self.position();
+            let start = self.rest;
             let raw = self.$read(stringify!($ty))?;
             #[allow(clippy::redundant_closure_call)]
             match ($convert)(raw) {
-                Some(value) => at(start, visitor.$visit(value)),
-                None => Err(Error::IntegerOverflow { offset: start, ty: stringify!($ty) }),
+                Some(value) => at(self.len, start, visitor.$visit(value)),
+                None => Err(ErrorKind::IntegerOverflow { offset: self.offset_of(start), ty: stringify!($ty) }.into()),
             }
         }
     )*};
@@ -273,29 +293,30 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         match self.byte()? {
-            0 => at(start, visitor.visit_bool(false)),
-            1 => at(start, visitor.visit_bool(true)),
-            byte => Err(Error::InvalidBool {
-                offset: start,
+            0 => at(self.len, start, visitor.visit_bool(false)),
+            1 => at(self.len, start, visitor.visit_bool(true)),
+            byte => Err(ErrorKind::InvalidBool {
+                offset: self.offset_of(start),
                 byte,
-            }),
+            }
+            .into()),
         }
     }
 
     #[inline]
     fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         let byte = self.byte()?;
-        at(start, visitor.visit_u8(byte))
+        at(self.len, start, visitor.visit_u8(byte))
     }
 
     #[inline]
     fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         let byte = self.byte()?;
-        at(start, visitor.visit_i8(byte as i8))
+        at(self.len, start, visitor.visit_i8(byte as i8))
     }
 
     integer! {
@@ -311,46 +332,54 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         let value = f32::from_bits(u32::from_le_bytes(self.array()?));
         if value.is_nan() && value.to_bits() != NAN_F32_BITS {
-            return Err(Error::NonCanonicalNan { offset: start });
+            return Err(ErrorKind::NonCanonicalNan {
+                offset: self.offset_of(start),
+            }
+            .into());
         }
-        at(start, visitor.visit_f32(value))
+        at(self.len, start, visitor.visit_f32(value))
     }
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         let value = f64::from_bits(u64::from_le_bytes(self.array()?));
         if value.is_nan() && value.to_bits() != NAN_F64_BITS {
-            return Err(Error::NonCanonicalNan { offset: start });
+            return Err(ErrorKind::NonCanonicalNan {
+                offset: self.offset_of(start),
+            }
+            .into());
         }
-        at(start, visitor.visit_f64(value))
+        at(self.len, start, visitor.visit_f64(value))
     }
 
     #[inline]
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         let value = self.u32("char")?;
         match char::from_u32(value) {
-            Some(c) => at(start, visitor.visit_char(c)),
-            None => Err(Error::InvalidChar {
-                offset: start,
+            Some(c) => at(self.len, start, visitor.visit_char(c)),
+            None => Err(ErrorKind::InvalidChar {
+                offset: self.offset_of(start),
                 value,
-            }),
+            }
+            .into()),
         }
     }
 
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         let bytes = self.length_prefixed()?;
         match core::str::from_utf8(bytes) {
-            Ok(s) => at(start, visitor.visit_borrowed_str(s)),
-            Err(_) => Err(Error::InvalidUtf8 {
+            Ok(s) => at(self.len, start, visitor.visit_borrowed_str(s)),
+            Err(_) => Err(ErrorKind::InvalidUtf8 {
                 offset: self.position() - bytes.len(),
-            }),
+            }
+            .into()),
         }
     }
 
@@ -361,9 +390,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         let bytes = self.length_prefixed()?;
-        at(start, visitor.visit_borrowed_bytes(bytes))
+        at(self.len, start, visitor.visit_borrowed_bytes(bytes))
     }
 
     #[inline]
@@ -373,20 +402,21 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         match self.byte()? {
-            0 => at(start, visitor.visit_none()),
+            0 => at(self.len, start, visitor.visit_none()),
             1 => self.nested(start, |de| visitor.visit_some(de)),
-            byte => Err(Error::InvalidOption {
-                offset: start,
+            byte => Err(ErrorKind::InvalidOption {
+                offset: self.offset_of(start),
                 byte,
-            }),
+            }
+            .into()),
         }
     }
 
     #[inline]
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        at(self.position(), visitor.visit_unit())
+        at(self.len, self.rest, visitor.visit_unit())
     }
 
     #[inline]
@@ -404,17 +434,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let start = self.position();
-        self.nested(start, |de| visitor.visit_newtype_struct(de))
+        let start = self.rest;
+        let result = visitor.visit_newtype_struct(&mut *self);
+        at(self.len, start, result)
     }
 
     #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
-        let (count, hint) = self.count()?;
-        self.nested(start, |de| {
-            visitor.visit_seq(access::Seq::new(de, count, hint))
-        })
+        let start = self.rest;
+        let count = self.u64("a count")?;
+        self.nested(start, |de| visitor.visit_seq(access::Seq::new(de, count)))
     }
 
     #[inline]
@@ -443,11 +472,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
-        let (count, hint) = self.count()?;
-        self.nested(start, |de| {
-            visitor.visit_map(access::Map::new(de, count, hint))
-        })
+        let start = self.rest;
+        let count = self.u64("a count")?;
+        self.nested(start, |de| visitor.visit_map(access::Map::new(de, count)))
     }
 
     #[inline]
@@ -457,15 +484,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         self.nested(start, |de| visitor.visit_enum(access::Enum(de)))
     }
 
     /// A variant index (bijou32); derived enums read theirs here.
     #[inline]
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.position();
+        let start = self.rest;
         let index = self.u32("a variant index")?;
-        at(start, visitor.visit_u32(index))
+        at(self.len, start, visitor.visit_u32(index))
     }
 }

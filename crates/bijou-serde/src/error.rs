@@ -1,26 +1,41 @@
-//! The one error type of both directions.
+//! The one error type of both directions: [`Error`], a pointer to its
+//! [`ErrorKind`] (boxed with `alloc`, so that a `Result` of a small value
+//! is returned in registers, which is most of what decoding does).
 
 use thiserror::Error;
 
-/// Why a value could not be encoded or decoded.
-///
-/// Every variant carries `offset`: for decoding, the byte of the input
-/// where the problem is (the first byte of the offending value, or the end
-/// of the input when it ran out); for encoding, how many bytes had been
-/// written when it happened. [`Error::offset`] reads it from any variant.
+/// Why a value could not be encoded or decoded: [`kind`](Error::kind)
+/// says what was wrong, [`offset`](Error::offset) where.
 ///
 /// # Examples
 ///
 /// ```
-/// use bijou_serde::Error;
+/// use bijou_serde::ErrorKind;
 ///
 /// let error = bijou_serde::from_slice::<bool>(&[0x02]).unwrap_err();
-/// assert!(matches!(error, Error::InvalidBool { offset: 0, byte: 2 }));
+/// assert!(matches!(error.kind(), ErrorKind::InvalidBool { offset: 0, byte: 2 }));
+/// assert_eq!(error.offset(), 0);
 /// assert_eq!(error.to_string(), "invalid bool at byte 0: 0x02 (only 0x00 and 0x01 encode a bool)");
 /// ```
+#[derive(Error)]
+#[error(transparent)]
+pub struct Error {
+    #[cfg(feature = "alloc")]
+    kind: alloc::boxed::Box<ErrorKind>,
+    #[cfg(not(feature = "alloc"))]
+    kind: ErrorKind,
+}
+
+/// What was wrong, and where.
+///
+/// Every variant carries `offset`: for decoding, the byte of the input
+/// where the problem is (the first byte of the offending value, or the end
+/// of the input when it ran out); for encoding, how many bytes had been
+/// written when it happened. [`ErrorKind::offset`] reads it from any
+/// variant.
 #[derive(Debug, Error)]
 #[non_exhaustive]
-pub enum Error {
+pub enum ErrorKind {
     /// The input ended inside a value. Nothing was consumed past the last
     /// complete value, so a caller expecting more input can append it and
     /// decode again from the start.
@@ -215,26 +230,26 @@ pub enum Error {
 macro_rules! for_each_variant {
     ($error:expr, $offset:ident => $body:expr) => {
         match $error {
-            Error::Truncated { $offset, .. }
-            | Error::TrailingBytes { $offset, .. }
-            | Error::IntegerOverflow { $offset, .. }
-            | Error::InvalidBool { $offset, .. }
-            | Error::InvalidOption { $offset, .. }
-            | Error::InvalidChar { $offset, .. }
-            | Error::NonCanonicalNan { $offset }
-            | Error::InvalidUtf8 { $offset }
-            | Error::LengthExceedsInput { $offset, .. }
-            | Error::UnsortedMapKey { $offset }
-            | Error::DuplicateMapKey { $offset }
-            | Error::NotSelfDescribing { $offset, .. }
-            | Error::TooDeep { $offset }
-            | Error::UnknownLength { $offset }
-            | Error::SkippedField { $offset, .. }
-            | Error::UnsortedMapOutput { $offset }
-            | Error::BufferFull { $offset, .. }
-            | Error::Custom { $offset, .. } => $body,
+            ErrorKind::Truncated { $offset, .. }
+            | ErrorKind::TrailingBytes { $offset, .. }
+            | ErrorKind::IntegerOverflow { $offset, .. }
+            | ErrorKind::InvalidBool { $offset, .. }
+            | ErrorKind::InvalidOption { $offset, .. }
+            | ErrorKind::InvalidChar { $offset, .. }
+            | ErrorKind::NonCanonicalNan { $offset }
+            | ErrorKind::InvalidUtf8 { $offset }
+            | ErrorKind::LengthExceedsInput { $offset, .. }
+            | ErrorKind::UnsortedMapKey { $offset }
+            | ErrorKind::DuplicateMapKey { $offset }
+            | ErrorKind::NotSelfDescribing { $offset, .. }
+            | ErrorKind::TooDeep { $offset }
+            | ErrorKind::UnknownLength { $offset }
+            | ErrorKind::SkippedField { $offset, .. }
+            | ErrorKind::UnsortedMapOutput { $offset }
+            | ErrorKind::BufferFull { $offset, .. }
+            | ErrorKind::Custom { $offset, .. } => $body,
             #[cfg(feature = "std")]
-            Error::Io { $offset, .. } => $body,
+            ErrorKind::Io { $offset, .. } => $body,
         }
     };
 }
@@ -243,8 +258,35 @@ macro_rules! for_each_variant {
 /// knows where it stands; [`Error::or_at`] fills it in.
 const UNKNOWN: usize = usize::MAX;
 
+impl ErrorKind {
+    /// The byte offset the error names (see [`ErrorKind`]).
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        for_each_variant!(self, offset => *offset)
+    }
+}
+
 impl Error {
-    /// The byte offset the error names (see [`Error`]).
+    /// What was wrong.
+    #[must_use]
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    fn kind_mut(&mut self) -> &mut ErrorKind {
+        &mut self.kind
+    }
+
+    /// What was wrong, by value.
+    #[must_use]
+    pub fn into_kind(self) -> ErrorKind {
+        #[cfg(feature = "alloc")]
+        return *self.kind;
+        #[cfg(not(feature = "alloc"))]
+        return self.kind;
+    }
+
+    /// The byte offset the error names (see [`ErrorKind`]).
     ///
     /// # Examples
     ///
@@ -254,7 +296,7 @@ impl Error {
     /// ```
     #[must_use]
     pub fn offset(&self) -> usize {
-        for_each_variant!(self, offset => *offset)
+        self.kind.offset()
     }
 
     /// `self`, with its offset replaced: for errors raised inside a map
@@ -262,14 +304,14 @@ impl Error {
     #[cfg(feature = "alloc")]
     #[cold]
     pub(crate) fn at(mut self, at: usize) -> Self {
-        for_each_variant!(&mut self, offset => *offset = at);
+        for_each_variant!(self.kind_mut(), offset => *offset = at);
         self
     }
 
     /// `self`, with `offset` filled in if a serde impl raised it.
     #[cold]
     pub(crate) fn or_at(mut self, at: usize) -> Self {
-        if let Error::Custom { offset, .. } = &mut self
+        if let ErrorKind::Custom { offset, .. } = self.kind_mut()
             && *offset == UNKNOWN
         {
             *offset = at;
@@ -279,11 +321,31 @@ impl Error {
 
     #[cold]
     fn custom(_message: impl core::fmt::Display) -> Self {
-        Error::Custom {
+        ErrorKind::Custom {
             offset: UNKNOWN,
             #[cfg(feature = "alloc")]
             message: alloc::string::ToString::to_string(&_message),
         }
+        .into()
+    }
+}
+
+impl From<ErrorKind> for Error {
+    #[cold]
+    fn from(kind: ErrorKind) -> Self {
+        Error {
+            #[cfg(feature = "alloc")]
+            kind: alloc::boxed::Box::new(kind),
+            #[cfg(not(feature = "alloc"))]
+            kind,
+        }
+    }
+}
+
+/// The kind's `Debug`: `Error` is only its kind.
+impl core::fmt::Debug for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(self.kind(), f)
     }
 }
 
@@ -310,15 +372,20 @@ impl From<Error> for std::io::Error {
     /// to `InvalidData` (decoding) or `InvalidInput` (encoding), with the
     /// `Error` as the inner error.
     fn from(error: Error) -> Self {
-        use std::io::ErrorKind;
-        let kind = match error {
-            Error::Io { source, .. } => return source,
-            Error::Truncated { .. } => ErrorKind::UnexpectedEof,
-            Error::UnknownLength { .. }
-            | Error::SkippedField { .. }
-            | Error::UnsortedMapOutput { .. } => ErrorKind::InvalidInput,
-            Error::BufferFull { .. } => ErrorKind::WriteZero,
-            _ => ErrorKind::InvalidData,
+        use std::io::ErrorKind as Io;
+        let kind = match error.kind() {
+            ErrorKind::Io { .. } => {
+                let ErrorKind::Io { source, .. } = error.into_kind() else {
+                    unreachable!("matched just above")
+                };
+                return source;
+            }
+            ErrorKind::Truncated { .. } => Io::UnexpectedEof,
+            ErrorKind::UnknownLength { .. }
+            | ErrorKind::SkippedField { .. }
+            | ErrorKind::UnsortedMapOutput { .. } => Io::InvalidInput,
+            ErrorKind::BufferFull { .. } => Io::WriteZero,
+            _ => Io::InvalidData,
         };
         std::io::Error::new(kind, error)
     }

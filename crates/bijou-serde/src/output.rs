@@ -1,7 +1,7 @@
 //! Where a [`Serializer`](crate::Serializer) writes: a `Vec`, a slice or a
 //! `std::io::Write`.
 
-use crate::Error;
+use crate::{Error, ErrorKind};
 
 pub(crate) mod sealed {
     use crate::Error;
@@ -120,10 +120,11 @@ impl<'a> SliceOutput<'a> {
 
     #[cold]
     fn full(&self, needed: usize) -> Error {
-        Error::BufferFull {
+        ErrorKind::BufferFull {
             offset: self.len,
             needed: needed - (self.buf.len() - self.len),
         }
+        .into()
     }
 }
 
@@ -197,10 +198,11 @@ impl<W: std::io::Write> sealed::Output for IoOutput<W> {
                 self.written += bytes.len();
                 Ok(())
             }
-            Err(source) => Err(Error::Io {
+            Err(source) => Err(ErrorKind::Io {
                 offset: self.written,
                 source,
-            }),
+            }
+            .into()),
         }
     }
 

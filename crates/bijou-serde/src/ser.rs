@@ -5,7 +5,7 @@ use bijou_core::{bijou32, bijou32s, bijou64, bijou64s, bijou128, bijou128s};
 use serde::ser::{self, Serialize};
 
 use crate::output::Output;
-use crate::{Error, NAN_F32_BITS, NAN_F64_BITS};
+use crate::{Error, ErrorKind, NAN_F32_BITS, NAN_F64_BITS};
 
 mod map;
 
@@ -276,9 +276,10 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Self, Error> {
         let Some(len) = len else {
-            return Err(Error::UnknownLength {
+            return Err(ErrorKind::UnknownLength {
                 offset: self.position(),
-            });
+            }
+            .into());
         };
         self.len(len)?;
         Ok(self)
@@ -394,10 +395,10 @@ macro_rules! fields {
             }
 
             fn skip_field(&mut self, field: &'static str) -> Result<(), Error> {
-                Err(Error::SkippedField {
+                Err(ErrorKind::SkippedField {
                     offset: self.position(),
                     field,
-                })
+                }.into())
             }
 
             #[inline]

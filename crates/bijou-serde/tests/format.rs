@@ -3,15 +3,17 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use bijou_serde::{Error, from_slice, take_from_slice, to_slice, to_vec, to_writer};
+use bijou_serde::{ErrorKind, from_slice, take_from_slice, to_slice, to_vec, to_writer};
 use serde::{Deserialize, Serialize};
 
 fn encodes<T: Serialize>(value: T, expected: &[u8]) {
     assert_eq!(to_vec(&value).unwrap(), expected);
 }
 
-fn refused<'de, T: Deserialize<'de> + core::fmt::Debug>(input: &'de [u8]) -> Error {
-    from_slice::<T>(input).expect_err("input must be refused")
+fn refused<'de, T: Deserialize<'de> + core::fmt::Debug>(input: &'de [u8]) -> ErrorKind {
+    from_slice::<T>(input)
+        .expect_err("input must be refused")
+        .into_kind()
 }
 
 #[test]
@@ -38,7 +40,7 @@ fn integers_out_of_range_are_refused() {
     // 65536 is a valid bijou32 but not a u16.
     assert!(matches!(
         refused::<u16>(&[0xFD, 0xFE, 0x04]),
-        Error::IntegerOverflow {
+        ErrorKind::IntegerOverflow {
             offset: 0,
             ty: "u16"
         }
@@ -46,21 +48,21 @@ fn integers_out_of_range_are_refused() {
     // zigzag 65536 is 32768, one past i16::MAX.
     assert!(matches!(
         refused::<(u8, i16)>(&[0x00, 0xFD, 0xFE, 0x04]),
-        Error::IntegerOverflow {
+        ErrorKind::IntegerOverflow {
             offset: 1,
             ty: "i16"
         }
     ));
     assert!(matches!(
         refused::<u32>(&[0xFF; 5]),
-        Error::IntegerOverflow {
+        ErrorKind::IntegerOverflow {
             offset: 0,
             ty: "u32"
         }
     ));
     assert!(matches!(
         refused::<u64>(&[0xF9, 0x00]),
-        Error::Truncated {
+        ErrorKind::Truncated {
             offset: 2,
             needed: 1
         }
@@ -74,11 +76,11 @@ fn bool_and_option_tags_are_0_or_1() {
     encodes(Some(5u8), &[0x01, 0x05]);
     assert!(matches!(
         refused::<bool>(&[0x02]),
-        Error::InvalidBool { offset: 0, byte: 2 }
+        ErrorKind::InvalidBool { offset: 0, byte: 2 }
     ));
     assert!(matches!(
         refused::<(bool, Option<u8>)>(&[0x00, 0x02, 0x05]),
-        Error::InvalidOption { offset: 1, byte: 2 }
+        ErrorKind::InvalidOption { offset: 1, byte: 2 }
     ));
 }
 
@@ -93,7 +95,7 @@ fn char_is_a_scalar_value() {
     let surrogate = to_vec(&0xD800u32).unwrap();
     assert!(matches!(
         refused::<char>(&surrogate),
-        Error::InvalidChar {
+        ErrorKind::InvalidChar {
             offset: 0,
             value: 0xD800
         }
@@ -101,7 +103,7 @@ fn char_is_a_scalar_value() {
     let too_big = to_vec(&0x11_0000u32).unwrap();
     assert!(matches!(
         refused::<char>(&too_big),
-        Error::InvalidChar {
+        ErrorKind::InvalidChar {
             value: 0x11_0000,
             ..
         }
@@ -123,11 +125,11 @@ fn floats_are_fixed_width_with_one_nan() {
     );
     assert!(matches!(
         refused::<(u8, f64)>(&[&[0u8][..], &0xFFF8_0000_0000_0001u64.to_le_bytes()].concat()),
-        Error::NonCanonicalNan { offset: 1 }
+        ErrorKind::NonCanonicalNan { offset: 1 }
     ));
     assert!(matches!(
         refused::<f32>(&0x7FC0_0001u32.to_le_bytes()),
-        Error::NonCanonicalNan { offset: 0 }
+        ErrorKind::NonCanonicalNan { offset: 0 }
     ));
     // -0.0 is its own value, not 0.0.
     assert_eq!(
@@ -138,7 +140,7 @@ fn floats_are_fixed_width_with_one_nan() {
     );
     assert!(matches!(
         refused::<f64>(&[0; 7]),
-        Error::Truncated {
+        ErrorKind::Truncated {
             offset: 7,
             needed: 1
         }
@@ -152,11 +154,11 @@ fn strings_and_bytes_are_length_prefixed() {
     assert_eq!(from_slice::<&str>(&[0x03, b'h', 0xC3, 0xA9]).unwrap(), "hé");
     assert!(matches!(
         refused::<String>(&[0x02, 0xC3, 0x28]),
-        Error::InvalidUtf8 { offset: 1 }
+        ErrorKind::InvalidUtf8 { offset: 1 }
     ));
     assert!(matches!(
         refused::<(u8, String)>(&[0x09, 0xF8, 0x00, b'a']),
-        Error::LengthExceedsInput {
+        ErrorKind::LengthExceedsInput {
             offset: 1,
             len: 248,
             available: 1
@@ -168,7 +170,7 @@ fn strings_and_bytes_are_length_prefixed() {
     huge.push(0x07);
     assert!(matches!(
         refused::<String>(&huge),
-        Error::LengthExceedsInput {
+        ErrorKind::LengthExceedsInput {
             len: u64::MAX,
             available: 0,
             ..
@@ -219,7 +221,7 @@ fn units_structs_tuples_and_enums() {
     );
     let unknown = refused::<(u8, Shape)>(&[0x00, 0x04]);
     assert!(
-        matches!(unknown, Error::Custom { offset: 1, .. }),
+        matches!(unknown, ErrorKind::Custom { offset: 1, .. }),
         "{unknown:?}"
     );
     assert!(unknown.to_string().contains("integer `4`"), "{unknown}");
@@ -243,11 +245,11 @@ fn maps_are_sorted_by_encoded_key_and_checked() {
     );
     assert!(matches!(
         refused::<BTreeMap<u32, bool>>(&[0x02, 0xFC, 0x30, 0x01, 0x05, 0x00]),
-        Error::UnsortedMapKey { offset: 4 }
+        ErrorKind::UnsortedMapKey { offset: 4 }
     ));
     assert!(matches!(
         refused::<HashMap<u32, bool>>(&[0x02, 0x05, 0x01, 0x05, 0x00]),
-        Error::DuplicateMapKey { offset: 3 }
+        ErrorKind::DuplicateMapKey { offset: 3 }
     ));
 }
 
@@ -284,8 +286,8 @@ fn keys_that_encode_equal_are_an_encoding_error() {
         2,
     );
     assert!(matches!(
-        to_vec(&map),
-        Err(Error::DuplicateMapKey { offset: 0 })
+        to_vec(&map).map_err(bijou_serde::Error::into_kind),
+        Err(ErrorKind::DuplicateMapKey { offset: 0 })
     ));
 }
 
@@ -310,7 +312,7 @@ fn self_describing_features_are_refused_clearly() {
     let error = refused::<Untagged>(&bytes);
     assert!(matches!(
         error,
-        Error::NotSelfDescribing {
+        ErrorKind::NotSelfDescribing {
             offset: 0,
             method: "deserialize_any"
         }
@@ -324,8 +326,8 @@ fn self_describing_features_are_refused_clearly() {
         b: u8,
     }
     assert!(matches!(
-        to_vec(&Skips { a: None, b: 1 }),
-        Err(Error::SkippedField {
+        to_vec(&Skips { a: None, b: 1 }).map_err(bijou_serde::Error::into_kind),
+        Err(ErrorKind::SkippedField {
             offset: 0,
             field: "a"
         })
@@ -345,8 +347,8 @@ fn a_sequence_without_a_length_is_an_encoding_error() {
         }
     }
     assert!(matches!(
-        to_vec(&(1u8, Unsized)),
-        Err(Error::UnknownLength { offset: 1 })
+        to_vec(&(1u8, Unsized)).map_err(bijou_serde::Error::into_kind),
+        Err(ErrorKind::UnknownLength { offset: 1 })
     ));
 }
 
@@ -365,7 +367,7 @@ fn collect_str_writes_a_length_and_the_text() {
 fn whole_input_and_prefix_decoding() {
     assert!(matches!(
         refused::<u8>(&[0x01, 0x02, 0x03]),
-        Error::TrailingBytes {
+        ErrorKind::TrailingBytes {
             offset: 1,
             extra: 2
         }
@@ -376,7 +378,7 @@ fn whole_input_and_prefix_decoding() {
     );
     assert!(matches!(
         refused::<u8>(&[]),
-        Error::Truncated {
+        ErrorKind::Truncated {
             offset: 0,
             needed: 1
         }
@@ -395,7 +397,10 @@ fn every_output_writes_the_same_bytes() {
     for short in 0..expected.len() {
         let mut buf = vec![0u8; short];
         let error = to_slice(&value, &mut buf).unwrap_err();
-        assert!(matches!(error, Error::BufferFull { .. }), "{error:?}");
+        assert!(
+            matches!(error.kind(), ErrorKind::BufferFull { .. }),
+            "{error:?}"
+        );
         assert!(error.offset() <= short, "{error:?}");
     }
 }
@@ -404,7 +409,10 @@ fn every_output_writes_the_same_bytes() {
 fn a_failing_writer_reports_the_offset() {
     let mut buf = [0u8; 3];
     let error = to_writer(&"hello", &mut buf[..]).unwrap_err();
-    assert!(matches!(error, Error::Io { offset: 1, .. }), "{error:?}");
+    assert!(
+        matches!(error.kind(), ErrorKind::Io { offset: 1, .. }),
+        "{error:?}"
+    );
     assert_eq!(
         std::io::Error::from(error).kind(),
         std::io::ErrorKind::WriteZero
@@ -418,7 +426,7 @@ fn nesting_is_bounded() {
     let deep = (0..200).fold(Nest(None), |inner, _| Nest(Some(Box::new(inner))));
     let bytes = to_vec(&deep).unwrap();
     let error = refused::<Nest>(&bytes);
-    assert!(matches!(error, Error::TooDeep { .. }), "{error:?}");
+    assert!(matches!(error, ErrorKind::TooDeep { .. }), "{error:?}");
     let shallow = (0..40).fold(Nest(None), |inner, _| Nest(Some(Box::new(inner))));
     from_slice::<Nest>(&to_vec(&shallow).unwrap()).unwrap();
 }
@@ -431,10 +439,10 @@ fn counts_larger_than_the_input_preallocate_nothing_large() {
     input.extend_from_slice(&[1, 2, 3]);
     assert!(matches!(
         refused::<Vec<u64>>(&input),
-        Error::Truncated { offset: 12, .. }
+        ErrorKind::Truncated { offset: 12, .. }
     ));
     assert!(matches!(
         refused::<HashMap<u8, u8>>(&input),
-        Error::Truncated { .. }
+        ErrorKind::Truncated { .. }
     ));
 }

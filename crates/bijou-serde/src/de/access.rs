@@ -4,18 +4,28 @@
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use crate::Error;
+use crate::{Error, ErrorKind};
+
+/// The size hint for `left` more elements or entries: never more than
+/// the bytes left, so a collection preallocates no more elements than the
+/// input could hold.
+fn hint(left: u64, de: &Deserializer<'_>) -> Option<usize> {
+    Some(
+        usize::try_from(left)
+            .unwrap_or(usize::MAX)
+            .min(de.rest.len()),
+    )
+}
 
 /// The elements of a sequence, tuple or struct: `left` more, then none.
 pub(super) struct Seq<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     left: u64,
-    hint: usize,
 }
 
 impl<'a, 'de> Seq<'a, 'de> {
-    pub(super) fn new(de: &'a mut Deserializer<'de>, left: u64, hint: usize) -> Self {
-        Seq { de, left, hint }
+    pub(super) fn new(de: &'a mut Deserializer<'de>, left: u64) -> Self {
+        Seq { de, left }
     }
 }
 
@@ -31,13 +41,12 @@ impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint = self.hint.saturating_sub(1);
         seed.deserialize(&mut *self.de).map(Some)
     }
 
     #[inline]
     fn size_hint(&self) -> Option<usize> {
-        Some(self.hint)
+        hint(self.left, self.de)
     }
 }
 
@@ -46,17 +55,15 @@ impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
 pub(super) struct Map<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     left: u64,
-    hint: usize,
     /// The previous key's bytes, borrowed from the input.
     previous: Option<&'de [u8]>,
 }
 
 impl<'a, 'de> Map<'a, 'de> {
-    pub(super) fn new(de: &'a mut Deserializer<'de>, left: u64, hint: usize) -> Self {
+    pub(super) fn new(de: &'a mut Deserializer<'de>, left: u64) -> Self {
         Map {
             de,
             left,
-            hint,
             previous: None,
         }
     }
@@ -73,7 +80,6 @@ impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint = self.hint.saturating_sub(1);
         let before = self.de.rest;
         let offset = self.de.position();
         let key = seed.deserialize(&mut *self.de)?;
@@ -81,8 +87,12 @@ impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
         if let Some(previous) = self.previous {
             match previous.cmp(encoded) {
                 core::cmp::Ordering::Less => {}
-                core::cmp::Ordering::Equal => return Err(Error::DuplicateMapKey { offset }),
-                core::cmp::Ordering::Greater => return Err(Error::UnsortedMapKey { offset }),
+                core::cmp::Ordering::Equal => {
+                    return Err(ErrorKind::DuplicateMapKey { offset }.into());
+                }
+                core::cmp::Ordering::Greater => {
+                    return Err(ErrorKind::UnsortedMapKey { offset }.into());
+                }
             }
         }
         self.previous = Some(encoded);
@@ -96,7 +106,7 @@ impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
 
     #[inline]
     fn size_hint(&self) -> Option<usize> {
-        Some(self.hint)
+        hint(self.left, self.de)
     }
 }
 

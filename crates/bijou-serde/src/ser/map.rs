@@ -11,8 +11,8 @@
 use serde::ser::{self, Serialize};
 
 use super::Serializer;
-use crate::Error;
 use crate::output::Output;
+use crate::{Error, ErrorKind};
 
 /// serde's `SerializeMap` for [`Serializer`].
 #[cfg(feature = "alloc")]
@@ -74,7 +74,7 @@ impl<O: Output> ser::SerializeMap for MapSerializer<'_, O> {
             .windows(2)
             .any(|pair| key(&pair[0]) == key(&pair[1]))
         {
-            return Err(Error::DuplicateMapKey { offset: self.start });
+            return Err(ErrorKind::DuplicateMapKey { offset: self.start }.into());
         }
         self.ser.len(self.entries.len())?;
         for &[start, _, end] in &self.entries {
@@ -97,9 +97,10 @@ pub struct MapSerializer<'a, O> {
 impl<'a, O: Output> MapSerializer<'a, O> {
     pub(super) fn new(ser: &'a mut Serializer<O>, len: Option<usize>) -> Result<Self, Error> {
         let Some(len) = len else {
-            return Err(Error::UnknownLength {
+            return Err(ErrorKind::UnknownLength {
                 offset: ser.position(),
-            });
+            }
+            .into());
         };
         ser.len(len)?;
         Ok(MapSerializer {
@@ -124,14 +125,16 @@ impl<O: Output> ser::SerializeMap for MapSerializer<'_, O> {
             match written[start..end].cmp(&written[self.key_start..key_end]) {
                 core::cmp::Ordering::Less => {}
                 core::cmp::Ordering::Equal => {
-                    return Err(Error::DuplicateMapKey {
+                    return Err(ErrorKind::DuplicateMapKey {
                         offset: self.key_start,
-                    });
+                    }
+                    .into());
                 }
                 core::cmp::Ordering::Greater => {
-                    return Err(Error::UnsortedMapOutput {
+                    return Err(ErrorKind::UnsortedMapOutput {
                         offset: self.key_start,
-                    });
+                    }
+                    .into());
                 }
             }
         }
