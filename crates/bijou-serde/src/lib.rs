@@ -69,7 +69,7 @@ pub fn to_vec<T: ?Sized + serde::Serialize>(value: &T) -> Result<alloc::vec::Vec
 /// # Errors
 ///
 /// [`ErrorKind::BufferFull`] when `buf` is too short (its contents are then
-/// unspecified), and the errors of [`to_vec`]. Without the `alloc` feature,
+/// unspecified), and the errors of `to_vec`. Without the `alloc` feature,
 /// map entries must come in increasing order of their encoded keys
 /// ([`ErrorKind::UnsortedMapOutput`]).
 ///

@@ -37,7 +37,7 @@ pub(crate) mod sealed {
 }
 
 /// An output a [`Serializer`](crate::Serializer) can write to: `Vec<u8>`
-/// (feature `alloc`), [`SliceOutput`] and [`IoOutput`] (feature `std`).
+/// (feature `alloc`), [`SliceOutput`] and `IoOutput` (feature `std`).
 /// Sealed.
 pub trait Output: sealed::Output {}
 

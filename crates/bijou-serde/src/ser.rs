@@ -11,8 +11,8 @@ mod map;
 
 /// A serde `Serializer` writing the bijou-serde format to an [`Output`].
 ///
-/// [`to_vec`](crate::to_vec), [`to_slice`](crate::to_slice) and
-/// [`to_writer`](crate::to_writer) wrap one; use it directly to write
+/// `to_vec`, [`to_slice`](crate::to_slice) and `to_writer` wrap one;
+/// use it directly to write
 /// several values one after another.
 ///
 /// # Examples
