@@ -21,7 +21,13 @@ Options:
   -h, --help    Print this message";
 
 /// The crates users depend on, and the testkit their tests use.
-const PACKAGES: &[&str] = &["bijou-core", "bijou-io", "sha1-fast", "bijou-serde", "testkit"];
+const PACKAGES: &[&str] = &[
+    "bijou-core",
+    "bijou-io",
+    "sha1-fast",
+    "bijou-serde",
+    "testkit",
+];
 
 pub(crate) fn main(args: &[String]) -> Result<(), String> {
     if crate::parse_flags(args, &[], USAGE)?.is_none() {
