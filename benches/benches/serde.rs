@@ -11,7 +11,9 @@
 //!
 //! Throughput is `Elements(10_000)`: criterion's time over 10,000 is
 //! ns/record. A measuring run also prints each format's encoded size and
-//! its ratio to postcard's. The records are drawn from a fixed seed, with
+//! its ratio to postcard's, and an interleaved table: every format in
+//! turn (the order rotating), [`ROUNDS`] times, medians per format, so
+//! drift on a shared machine falls on all of them alike. The records are drawn from a fixed seed, with
 //! distributions a web server's log might have (mostly GET and 200,
 //! millisecond timestamps, sizes and latencies spread over orders of
 //! magnitude); nothing in them is tuned to any format. Run pinned, e.g.
@@ -20,7 +22,7 @@
 #![allow(missing_docs)] // criterion_main! generates an undocumented `main`.
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bijou_benches::{SplitMix64, emit, is_measuring_run};
 use borsh::{BorshDeserialize, BorshSerialize};
@@ -28,6 +30,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
 
 const RECORDS: usize = 10_000;
+
+/// Rounds of the interleaved table.
+const ROUNDS: usize = 201;
 
 #[derive(
     Serialize, Deserialize, BorshSerialize, BorshDeserialize, Clone, Copy, Debug, PartialEq,
@@ -213,6 +218,7 @@ fn serde_formats(c: &mut Criterion) {
     group.finish();
 
     if is_measuring_run() {
+        interleaved(&records, &encoded);
         let postcard = encoded[1].len() as f64;
         emit!("");
         emit!("serde-size/log-records ({RECORDS} records)");
@@ -227,6 +233,45 @@ fn serde_formats(c: &mut Criterion) {
                 bytes.len() as f64 / postcard
             );
         }
+    }
+}
+
+/// Each format's serialize and deserialize, in turn, [`ROUNDS`] times:
+/// median ns/record, and each one's ratio to bijou-serde's ("2.00x":
+/// bijou-serde is twice as fast).
+fn interleaved(records: &Vec<LogRecord>, encoded: &[Vec<u8>]) {
+    let mut times = vec![[Vec::with_capacity(ROUNDS), Vec::with_capacity(ROUNDS)]; FORMATS.len()];
+    for round in 0..ROUNDS {
+        for turn in 0..FORMATS.len() {
+            let index = (round + turn) % FORMATS.len();
+            let format = &FORMATS[index];
+            let start = Instant::now();
+            black_box((format.encode)(black_box(records)));
+            times[index][0].push(start.elapsed());
+            let start = Instant::now();
+            black_box((format.decode)(black_box(&encoded[index])));
+            times[index][1].push(start.elapsed());
+        }
+    }
+    let per_record = |samples: &mut Vec<Duration>| {
+        samples.sort_unstable();
+        samples[samples.len() / 2].as_nanos() as f64 / RECORDS as f64
+    };
+    let medians: Vec<[f64; 2]> = times
+        .iter_mut()
+        .map(|[ser, de]| [per_record(ser), per_record(de)])
+        .collect();
+    emit!("");
+    emit!("serde-interleaved/log-records ({ROUNDS} rounds, median ns/record)");
+    emit!("| format | serialize | vs bijou-serde | deserialize | vs bijou-serde |");
+    emit!("|---|---:|---:|---:|---:|");
+    for (format, [ser, de]) in FORMATS.iter().zip(&medians) {
+        emit!(
+            "| {} | {ser:.1} | {:.2}x | {de:.1} | {:.2}x |",
+            format.name,
+            ser / medians[0][0],
+            de / medians[0][1]
+        );
     }
 }
 
