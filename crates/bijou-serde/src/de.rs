@@ -47,6 +47,34 @@ fn at<T>(len: usize, mark: &[u8], result: Result<T, Error>) -> Result<T, Error> 
     result.map_err(|e| e.or_at(len - mark.len()))
 }
 
+/// `$read`: a `$width` varint, single bytes inline, longer ones in
+/// `$multi_byte`, kept out of line.
+macro_rules! varint {
+    ($($read:ident, $multi_byte:ident: $width:ident;)*) => {$(
+        #[inline(always)]
+        fn $read(&mut self, ty: &'static str) -> Result<$read, Error> {
+            if let Some((&tag, rest)) = self.rest.split_first()
+                && tag < $width::THRESHOLD
+            {
+                self.rest = rest;
+                return Ok($read::from(tag));
+            }
+            self.$multi_byte(ty)
+        }
+
+        #[inline(never)]
+        fn $multi_byte(&mut self, ty: &'static str) -> Result<$read, Error> {
+            match $width::decode(self.rest) {
+                Ok((value, used)) => {
+                    self.rest = &self.rest[used..];
+                    Ok(value)
+                }
+                Err(error) => Err(self.varint_error(error, ty)),
+            }
+        }
+    )*};
+}
+
 impl<'de> Deserializer<'de> {
     /// A deserializer reading `input` from its start.
     #[must_use]
@@ -137,52 +165,9 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    /// A bijou32 varint: single bytes inline, longer ones in
-    /// [`u32_multi_byte`](Self::u32_multi_byte).
-    #[inline(always)]
-    fn u32(&mut self, ty: &'static str) -> Result<u32, Error> {
-        if let Some((&tag, rest)) = self.rest.split_first()
-            && tag < bijou32::THRESHOLD
-        {
-            self.rest = rest;
-            return Ok(u32::from(tag));
-        }
-        self.u32_multi_byte(ty)
-    }
-
-    #[inline(never)]
-    fn u32_multi_byte(&mut self, ty: &'static str) -> Result<u32, Error> {
-        match bijou32::decode(self.rest) {
-            Ok((value, used)) => {
-                self.rest = &self.rest[used..];
-                Ok(value)
-            }
-            Err(error) => Err(self.varint_error(error, ty)),
-        }
-    }
-
-    /// A bijou64 varint: single bytes inline, longer ones in
-    /// [`u64_multi_byte`](Self::u64_multi_byte).
-    #[inline(always)]
-    fn u64(&mut self, ty: &'static str) -> Result<u64, Error> {
-        if let Some((&tag, rest)) = self.rest.split_first()
-            && tag < bijou64::THRESHOLD
-        {
-            self.rest = rest;
-            return Ok(u64::from(tag));
-        }
-        self.u64_multi_byte(ty)
-    }
-
-    #[inline(never)]
-    fn u64_multi_byte(&mut self, ty: &'static str) -> Result<u64, Error> {
-        match bijou64::decode(self.rest) {
-            Ok((value, used)) => {
-                self.rest = &self.rest[used..];
-                Ok(value)
-            }
-            Err(error) => Err(self.varint_error(error, ty)),
-        }
+    varint! {
+        u32, u32_multi_byte: bijou32;
+        u64, u64_multi_byte: bijou64;
     }
 
     #[inline]
@@ -276,6 +261,25 @@ macro_rules! integer {
     )*};
 }
 
+/// `deserialize_$float`: the IEEE bits, little-endian; a NaN other than
+/// `$nan` is refused.
+macro_rules! float {
+    ($($method:ident => $visit:ident: $float:ty = $bits:ty, $nan:expr;)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            let start = self.rest;
+            let value = <$float>::from_bits(<$bits>::from_le_bytes(self.array()?));
+            if value.is_nan() && value.to_bits() != $nan {
+                return Err(ErrorKind::NonCanonicalNan {
+                    offset: self.offset_of(start),
+                }
+                .into());
+            }
+            at(self.len, start, visitor.$visit(value))
+        }
+    )*};
+}
+
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     type Error = Error;
 
@@ -330,30 +334,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         deserialize_i128 => visit_i128: i128 = u128(|v| Some(bijou128s::unzigzag(v)));
     }
 
-    #[inline]
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.rest;
-        let value = f32::from_bits(u32::from_le_bytes(self.array()?));
-        if value.is_nan() && value.to_bits() != NAN_F32_BITS {
-            return Err(ErrorKind::NonCanonicalNan {
-                offset: self.offset_of(start),
-            }
-            .into());
-        }
-        at(self.len, start, visitor.visit_f32(value))
-    }
-
-    #[inline]
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let start = self.rest;
-        let value = f64::from_bits(u64::from_le_bytes(self.array()?));
-        if value.is_nan() && value.to_bits() != NAN_F64_BITS {
-            return Err(ErrorKind::NonCanonicalNan {
-                offset: self.offset_of(start),
-            }
-            .into());
-        }
-        at(self.len, start, visitor.visit_f64(value))
+    float! {
+        deserialize_f32 => visit_f32: f32 = u32, NAN_F32_BITS;
+        deserialize_f64 => visit_f64: f64 = u64, NAN_F64_BITS;
     }
 
     #[inline]

@@ -32,6 +32,20 @@ pub struct Serializer<O> {
     out: O,
 }
 
+/// `$int`: a `$width` varint, single bytes pushed directly.
+macro_rules! varint {
+    ($($int:ident: $width:ident;)*) => {$(
+        #[inline]
+        fn $int(&mut self, value: $int) -> Result<(), Error> {
+            if value < $int::from($width::THRESHOLD) {
+                return self.out.write_byte(value as u8);
+            }
+            let (block, len) = $width::encode_array(value);
+            self.out.write_prefix(&block, len)
+        }
+    )*};
+}
+
 impl<O: Output> Serializer<O> {
     /// A serializer appending to `out`.
     pub fn new(out: O) -> Self {
@@ -48,22 +62,9 @@ impl<O: Output> Serializer<O> {
         self.out.position()
     }
 
-    #[inline]
-    fn u32(&mut self, value: u32) -> Result<(), Error> {
-        if value < u32::from(bijou32::THRESHOLD) {
-            return self.out.write_byte(value as u8);
-        }
-        let (block, len) = bijou32::encode_array(value);
-        self.out.write_prefix(&block, len)
-    }
-
-    #[inline]
-    fn u64(&mut self, value: u64) -> Result<(), Error> {
-        if value < u64::from(bijou64::THRESHOLD) {
-            return self.out.write_byte(value as u8);
-        }
-        let (block, len) = bijou64::encode_array(value);
-        self.out.write_prefix(&block, len)
+    varint! {
+        u32: bijou32;
+        u64: bijou64;
     }
 
     #[inline]
@@ -109,6 +110,17 @@ impl<O: Output> core::fmt::Write for Writer<'_, O> {
             core::fmt::Error
         })
     }
+}
+
+/// `serialize_$float`: the IEEE bits, little-endian, every NaN as `$nan`.
+macro_rules! float {
+    ($($method:ident: $float:ty => $nan:expr;)*) => {$(
+        #[inline]
+        fn $method(self, v: $float) -> Result<(), Error> {
+            let bits = if v.is_nan() { $nan } else { v.to_bits() };
+            self.out.write(&bits.to_le_bytes())
+        }
+    )*};
 }
 
 impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
@@ -186,24 +198,9 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.out.write_prefix(&block, len)
     }
 
-    #[inline]
-    fn serialize_f32(self, v: f32) -> Result<(), Error> {
-        let bits = if v.is_nan() {
-            NAN_F32_BITS
-        } else {
-            v.to_bits()
-        };
-        self.out.write(&bits.to_le_bytes())
-    }
-
-    #[inline]
-    fn serialize_f64(self, v: f64) -> Result<(), Error> {
-        let bits = if v.is_nan() {
-            NAN_F64_BITS
-        } else {
-            v.to_bits()
-        };
-        self.out.write(&bits.to_le_bytes())
+    float! {
+        serialize_f32: f32 => NAN_F32_BITS;
+        serialize_f64: f64 => NAN_F64_BITS;
     }
 
     #[inline]
