@@ -15,7 +15,8 @@ supports, each through a streaming Sha1, the backend's one-shot digest and
 one digest_many call over the file (the 1 GiB vector of --long only
 streamed), and through the default one-shot `digest`; the published SHA-1
 collisions through collision-detecting SHA-1 on every backend, whole and in
-pieces, in both detection modes, and with one bit flipped) and prints a table:
+pieces, in both detection modes, and with one bit flipped; bijou-serde
+vectors decoded, compared and re-encoded) and prints a table:
 suite, cases, passed, failed, time. Exits non-zero on any failure, naming
 each failing case (input, expected, got), and on any missing or malformed
 vector file.
@@ -110,6 +111,15 @@ fn bijou_suite(name: &str, relative: &str, loaded: Result<Vec<BijouCase>, Vector
     match loaded {
         Ok(cases) => Suite::run(name, &cases, |case: &BijouCase| {
             testkit::bijou_cases::run(case).map_err(|e| format!("{relative}:{}: {e}", case.line))
+        }),
+        Err(error) => Suite::unloadable(name, error),
+    }
+}
+
+fn serde_file(name: &str, relative: &str) -> Suite {
+    match testkit::vectors::load_serde(relative) {
+        Ok(cases) => Suite::run(name, &cases, |case| {
+            testkit::serde_cases::run(case).map_err(|e| format!("{relative}:{}: {e}", case.line))
         }),
         Err(error) => Suite::unloadable(name, error),
     }
@@ -453,6 +463,7 @@ fn file_suites(long: bool) -> Vec<Suite> {
     for f in files(Format::Collisions) {
         suites.extend(collision_suites(f.path, f.name, &backends));
     }
+    suites.extend(files(Format::Serde).map(|f| serde_file(&format!("{} vectors", f.name), f.path)));
     suites
 }
 

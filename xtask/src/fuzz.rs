@@ -26,7 +26,8 @@ reproduce it are printed. Full logs are kept in fuzz/target/xtask-logs/.
 Installs the nightly toolchain and cargo-fuzz when they are missing.
 
 Targets: bijou_decode, bijou_roundtrip, bijou_batch, io_stream,
-         frame_decoder, sha1_chunks, sha1_many, sha1_checked
+         frame_decoder, sha1_chunks, sha1_many, sha1_checked,
+         serde_canonical
 
 Options:
   --seconds N   Run each target for N seconds (default 60)
@@ -87,6 +88,13 @@ const TARGETS: &[Target] = &[
         name: "sha1_checked",
         seeds: checked_seeds,
         flags: &[],
+    },
+    Target {
+        name: "serde_canonical",
+        seeds: serde_seeds,
+        // As frame_decoder: no allocation is sized by a length before the
+        // input is seen to hold it, and inputs are far below 1 MiB.
+        flags: &["-malloc_limit_mb=1"],
     },
 ];
 
@@ -470,11 +478,12 @@ const MAX_SEED_MESSAGE: usize = 8 * 1024;
 struct Vectors {
     bijou: Vec<BijouCase>,
     sha1_messages: Vec<Vec<u8>>,
+    serde: Vec<Vec<u8>>,
 }
 
 impl Vectors {
     fn load() -> Result<Vectors, VectorError> {
-        use testkit::vectors::{Format, files, load_bijou, load_rsp};
+        use testkit::vectors::{Format, files, load_bijou, load_rsp, load_serde};
         let mut bijou = Vec::new();
         for file in files(Format::Bijou) {
             bijou.extend(load_bijou(file.path)?);
@@ -485,9 +494,14 @@ impl Vectors {
             sha1_messages.extend(cases.into_iter().map(|c| c.message));
         }
         sha1_messages.retain(|m| m.len() <= MAX_SEED_MESSAGE);
+        let mut serde = Vec::new();
+        for file in files(Format::Serde) {
+            serde.extend(load_serde(file.path)?.into_iter().map(|c| c.bytes));
+        }
         Ok(Vectors {
             bijou,
             sha1_messages,
+            serde,
         })
     }
 
@@ -617,6 +631,23 @@ fn frame_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
     bijou_core::bijou64::encode(u64::MAX, &mut huge);
     huge.extend_from_slice(b"abc");
     seeds.push([vec![255], chunked(&[], &huge)].concat());
+    seeds
+}
+
+/// Every serde vector's bytes (valid and refused alike) after each of the
+/// target's type selectors, and the vectors back to back after each.
+fn serde_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
+    // The length of `bijou_fuzz::targets::serde_canonical::TYPES`.
+    const TYPES: u8 = 8;
+    let mut seeds = Vec::new();
+    for selector in 0..TYPES {
+        for bytes in &vectors.serde {
+            seeds.push([&[selector][..], bytes].concat());
+        }
+        seeds.push([vec![selector], vectors.serde.concat()].concat());
+    }
+    seeds.sort();
+    seeds.dedup();
     seeds
 }
 

@@ -9,7 +9,7 @@ use crate::{run_checked, succeeds};
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask msrv
 
-Type-checks the library crates (bijou-core, bijou-io, sha1-fast, testkit)
+Type-checks the library crates (bijou-core, bijou-io, sha1-fast, bijou-serde, testkit)
 with all features and all their targets (the libraries, unit and
 integration tests; not the doc examples, which would need a full build) on
 the toolchain named by the workspace's `rust-version`, in its own target
@@ -21,7 +21,13 @@ Options:
   -h, --help    Print this message";
 
 /// The crates users depend on, and the testkit their tests use.
-const PACKAGES: &[&str] = &["bijou-core", "bijou-io", "sha1-fast", "testkit"];
+const PACKAGES: &[&str] = &[
+    "bijou-core",
+    "bijou-io",
+    "sha1-fast",
+    "bijou-serde",
+    "testkit",
+];
 
 pub(crate) fn main(args: &[String]) -> Result<(), String> {
     if crate::parse_flags(args, &[], USAGE)?.is_none() {

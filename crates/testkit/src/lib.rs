@@ -3,6 +3,7 @@
 //! - [`vectors`]: parsers for the checked-in vector files under `vectors/`,
 //!   strict enough that a corrupted file fails loudly instead of testing less;
 //! - [`bijou_cases`]: runs a parsed bijou vector against `bijou-core`;
+//! - [`serde_cases`]: parses and runs the bijou-serde vectors;
 //! - [`oracle`]: a naive transcription of the bijou spec, the independent
 //!   reference for property tests, exhaustive sweeps and fuzzing;
 //! - [`exhaustive`]: the sweeps over every short byte string and every
@@ -14,6 +15,7 @@ pub mod bijou_cases;
 pub mod exhaustive;
 pub mod largest_allocation;
 pub mod oracle;
+pub mod serde_cases;
 pub mod vectors;
 
 use std::path::PathBuf;

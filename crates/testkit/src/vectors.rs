@@ -30,7 +30,7 @@ impl fmt::Display for VectorError {
 
 impl std::error::Error for VectorError {}
 
-fn error(source_name: &str, line: usize, message: impl Into<String>) -> VectorError {
+pub(crate) fn error(source_name: &str, line: usize, message: impl Into<String>) -> VectorError {
     VectorError {
         source_name: source_name.to_owned(),
         line,
@@ -40,7 +40,7 @@ fn error(source_name: &str, line: usize, message: impl Into<String>) -> VectorEr
 
 /// The data lines of a vector file: `(line number, fields)` for every line
 /// that is not blank once `#` comments are cut off.
-fn records(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+pub(crate) fn records(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
     text.lines().enumerate().filter_map(|(index, raw)| {
         let content = raw.split('#').next().unwrap_or("").trim();
         (!content.is_empty()).then(|| (index + 1, content.split_whitespace().collect()))
@@ -376,6 +376,8 @@ pub enum Format {
     /// `FILE PLAIN MITIGATED MITIGATED_REDUCED_ROUND` lines naming colliding
     /// files beside the manifest ([`parse_collisions`]).
     Collisions,
+    /// `TYPE HEX EXPECTED` lines ([`crate::serde_cases::parse`]).
+    Serde,
 }
 
 /// One vector file under `vectors/`.
@@ -396,7 +398,7 @@ pub struct VectorFile {
 /// here or whose count differs, so a truncated or extended file fails every
 /// suite that reads it; [`unlisted_files`] finds a file on disk that no
 /// suite would run.
-pub const FILES: [VectorFile; 7] = {
+pub const FILES: [VectorFile; 8] = {
     const fn file(
         name: &'static str,
         path: &'static str,
@@ -426,6 +428,8 @@ pub const FILES: [VectorFile; 7] = {
             Format::Collisions,
             4,
         ),
+        // bijou-serde: each rule of docs/SERDE.md, accepted and refused.
+        file("serde format", "serde/format.txt", Format::Serde, 129),
     ]
 };
 
@@ -546,6 +550,11 @@ pub fn load_bijou(relative: &str) -> Result<Vec<BijouCase>, VectorError> {
     load(relative, parse_bijou)
 }
 
+/// Loads and parses a bijou-serde vector file under `vectors/`.
+pub fn load_serde(relative: &str) -> Result<Vec<crate::serde_cases::SerdeCase>, VectorError> {
+    load(relative, crate::serde_cases::parse)
+}
+
 /// Loads and parses an `.rsp` file under `vectors/`.
 pub fn load_rsp(relative: &str, digest_len: usize) -> Result<Vec<HashCase>, VectorError> {
     load(relative, |name, text| parse_rsp(name, text, digest_len))
@@ -600,6 +609,7 @@ mod tests {
                 Format::Bijou => load_bijou(file.path).map(|c| c.len()),
                 Format::Repeat => load_repeat(file.path, 20).map(|c| c.len()),
                 Format::Collisions => load_collisions(file.path).map(|c| c.len()),
+                Format::Serde => load_serde(file.path).map(|c| c.len()),
             };
             loaded.unwrap_or_else(|e| panic!("{e}"));
         }

@@ -51,6 +51,9 @@ targets! {
     sha1_chunks;
     sha1_many;
     sha1_checked;
+    // As frame_decoder: no length from the input sizes an allocation
+    // before the input is seen to hold it.
+    serde_canonical, allocation_limit: 1 << 20;
 }
 
 #[cfg(test)]
