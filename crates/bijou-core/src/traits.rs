@@ -139,7 +139,7 @@ impl core::fmt::Debug for Encoded {
 /// the bytes happen to parse: `F8` is the single-byte value 248 in
 /// bijou32, and the `34` after it reads as a second value, 52. Pin the
 /// width where a value is written (`300u64`, or a per-width function such
-/// as [`bijou64::encode`](crate::bijou64::encode)): an unsuffixed integer
+/// as [`bijou64::encode_into`](crate::bijou64::encode_into)): an unsuffixed integer
 /// literal in generic code is an `i32`, which is bijou32s.
 ///
 /// ```
