@@ -227,75 +227,93 @@ impl Sha1 {
     /// mitigation of any further attack block) follows the mitigated one,
     /// as in the reference, and the plain one is only compressed.
     fn absorb(&mut self, mut blocks: &[[u8; BLOCK]]) {
-        let backend = self.backend;
+        let (backend, reduced_round) = (self.backend, self.reduced_round);
         while !blocks.is_empty() {
             let diverged = self.mitigated.is_some();
             let checked_chain = self.mitigated.as_mut().unwrap_or(&mut self.state);
-            let (clean, mask) = compress_clean(backend, checked_chain, blocks);
+            let attack = compress_checked(backend, checked_chain, blocks, reduced_round);
+            let done = attack.unwrap_or(blocks.len());
             if diverged {
-                backend.compress(&mut self.state, &blocks[..clean]);
+                backend.compress(&mut self.state, &blocks[..done]);
             }
-            let Some((suspect, rest)) = blocks[clean..].split_first() else {
+            let Some(at) = attack else {
                 return;
             };
-            let mut chain = self.mitigated.unwrap_or(self.state);
-            let attack = check_block(backend, &mut chain, suspect, mask, self.reduced_round);
-            if diverged || attack {
-                backend.compress(&mut self.state, core::slice::from_ref(suspect));
-                self.mitigated = Some(chain);
-            } else {
-                self.state = chain;
-            }
-            blocks = rest;
+            // The attack block: the plain chain compresses it once, the
+            // mitigated one three times.
+            let block = blocks[at];
+            let mut mitigated = self.mitigated.unwrap_or(self.state);
+            backend.compress(&mut mitigated, &[block, block, block]);
+            backend.compress(&mut self.state, &[block]);
+            self.mitigated = Some(mitigated);
+            blocks = &blocks[at + 1..];
         }
     }
 }
 
-/// Compresses the blocks the filter passes as clean, up to the first it
-/// lets through; returns how many it compressed and the filter's mask of
-/// the block it stopped at (0 if it compressed them all).
-fn compress_clean(backend: Backend, state: &mut [u32; 5], blocks: &[[u8; BLOCK]]) -> (usize, u64) {
+/// Compresses `blocks` into `state` up to the first attack block, whose
+/// index it returns (with `state` the chaining value before it).
+fn compress_checked(
+    backend: Backend,
+    state: &mut [u32; 5],
+    blocks: &[[u8; BLOCK]],
+    reduced_round: bool,
+) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if backend == Backend::ShaNi
         && let Some(token) = crate::x86::shani::ShaNi::detect()
     {
+        let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
+        let is_attack = |ihv: &_, output: &_, block: &_, mask| {
+            recompress::is_attack(
+                ihv,
+                output,
+                &recompress::expand(block),
+                mask,
+                reduced_round,
+                groups,
+            )
+        };
         let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
-        return token.compress_clean(state, blocks, avx512);
+        return token.compress_checked(state, blocks, avx512, is_attack);
     }
-    for (done, block) in blocks.iter().enumerate() {
-        let w = recompress::expand(block);
-        let mask = ubc::dv_mask(
-            w[ubc::WINDOW_START..][..ubc::WINDOW_LEN]
-                .try_into()
-                .expect("in W"),
-        );
-        if mask != 0 {
-            backend.compress(state, &blocks[..done]);
-            return (done, mask);
+    let mut rest = blocks;
+    while !rest.is_empty() {
+        // The clean run, then the block the filter lets through.
+        let mut suspect = None;
+        for (i, block) in rest.iter().enumerate() {
+            let w = recompress::expand(block);
+            let mask = ubc::dv_mask(
+                w[ubc::WINDOW_START..][..ubc::WINDOW_LEN]
+                    .try_into()
+                    .expect("in W"),
+            );
+            if mask != 0 {
+                suspect = Some((i, w, mask));
+                break;
+            }
         }
+        let Some((i, w, mask)) = suspect else {
+            backend.compress(state, rest);
+            return None;
+        };
+        backend.compress(state, &rest[..i]);
+        let ihv = *state;
+        backend.compress(state, &rest[i..=i]);
+        if recompress::is_attack(
+            &ihv,
+            state,
+            &w,
+            mask,
+            reduced_round,
+            recompress::scalar_groups,
+        ) {
+            *state = ihv;
+            return Some(blocks.len() - rest.len() + i);
+        }
+        rest = &rest[i + 1..];
     }
-    backend.compress(state, blocks);
-    (blocks.len(), 0)
-}
-
-/// One block the filter let through (with `mask`) into `chain`, as
-/// sha1collisiondetection processes it: an attack block is compressed
-/// twice more (the mitigation). Returns whether it was one.
-fn check_block(
-    backend: Backend,
-    chain: &mut [u32; 5],
-    block: &[u8; BLOCK],
-    mask: u64,
-    reduced_round: bool,
-) -> bool {
-    let ihv = *chain;
-    backend.compress(chain, core::slice::from_ref(block));
-    let w = recompress::expand(block);
-    let attack = recompress::is_attack(&ihv, chain, &w, mask, reduced_round);
-    if attack {
-        backend.compress(chain, &[*block, *block]);
-    }
-    attack
+    None
 }
 
 impl Default for Sha1 {

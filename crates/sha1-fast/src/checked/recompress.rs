@@ -88,19 +88,40 @@ pub(crate) fn compress(ihv: &[u32; 5], w: &[u32; 80]) -> [u32; 5] {
     feed_forward(forward(*ihv, w, 0, 80), ihv)
 }
 
+/// Steps 4·`first` to 4·`last` from a state with an expanded message, in
+/// whole groups of four: [`scalar_groups`], or a backend's faster form.
+pub(crate) trait Groups: Fn([u32; 5], &[u32; 80], usize, usize) -> [u32; 5] {}
+impl<F: Fn([u32; 5], &[u32; 80], usize, usize) -> [u32; 5]> Groups for F {}
+
+/// [`Groups`] one scalar step at a time.
+pub(crate) fn scalar_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u32; 5] {
+    forward(state, w, 4 * first, 4 * last)
+}
+
 /// Whether the block `w`, compressed from `ihv` to `output`, is an attack
 /// block for one of the vectors in `mask` (the filter's answer), tried in
-/// [`DVS`] order.
+/// [`DVS`] order; `groups` does the whole groups of steps.
+///
+/// The twin block collides when, from its state at the test step, its
+/// output equals `output`. That is checked forwards only, as sha1dc does
+/// on SHA-NI: the twin's state at the nearest group boundary (step 60 or
+/// 64) is stepped out to step 80, which gives the chaining value the twin
+/// would need; stepped in from that value, the twin must arrive at the same
+/// boundary state (the steps are a bijection, so this is the same test as
+/// stepping back to the twin's chaining value). The reduced-round mode
+/// asks for that chaining value itself, so it steps back.
 pub(crate) fn is_attack(
     ihv: &[u32; 5],
     output: &[u32; 5],
     w: &[u32; 80],
     mask: u64,
     reduced_round: bool,
+    groups: impl Groups,
 ) -> bool {
     // The states before the two test steps, 58 and 65.
-    let at58 = forward(*ihv, w, 0, 58);
-    let at65 = forward(at58, w, 58, 65);
+    let at60 = groups(*ihv, w, 0, 15);
+    let at58 = backward(at60, w, 60, 58);
+    let at65 = forward(groups(at60, w, 15, 16), w, 64, 65);
     DVS.iter().zip(&MESSAGE_DIFFERENCES).any(|(dv, dm)| {
         if mask & dv.mask_bit() == 0 {
             return false;
@@ -108,9 +129,19 @@ pub(crate) fn is_attack(
         let twin: [u32; 80] = core::array::from_fn(|t| w[t] ^ dm[t]);
         let from = dv.test_step();
         let start = if from == 58 { at58 } else { at65 };
-        let twin_ihv = backward(start, &twin, from, 0);
-        let twin_output = feed_forward(forward(start, &twin, from, 80), &twin_ihv);
-        twin_output == *output || (reduced_round && twin_ihv == *ihv)
+        if reduced_round {
+            let twin_ihv = backward(start, &twin, from, 0);
+            let twin_output = feed_forward(forward(start, &twin, from, 80), &twin_ihv);
+            return twin_output == *output || twin_ihv == *ihv;
+        }
+        let (boundary, at) = if from == 58 {
+            (15, forward(start, &twin, 58, 60))
+        } else {
+            (16, backward(start, &twin, 65, 64))
+        };
+        let end = groups(at, &twin, boundary, 20);
+        let needed: [u32; 5] = core::array::from_fn(|i| output[i].wrapping_sub(end[i]));
+        groups(needed, &twin, 0, boundary) == at
     })
 }
 
@@ -151,6 +182,33 @@ mod tests {
         );
     }
 
+    /// The SHA-NI group stepper equals the scalar one on every range the
+    /// recompression uses, and on the whole block.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn sha_ni_groups_equal_scalar_groups() {
+        let Some(token) = crate::x86::shani::ShaNi::detect() else {
+            return;
+        };
+        let w = expand(&core::array::from_fn(|i| (i * 91 + 7) as u8));
+        let state = [1, 0x8000_0000, 0xDEAD_BEEF, 7, 0xFFFF_FFFF];
+        for (first, last) in [
+            (0, 15),
+            (15, 16),
+            (15, 20),
+            (16, 20),
+            (0, 16),
+            (0, 20),
+            (3, 3),
+        ] {
+            assert_eq!(
+                token.groups(state, &w, first, last),
+                scalar_groups(state, &w, first, last),
+                "{first}..{last}"
+            );
+        }
+    }
+
     /// With every vector left by the filter a random block is still no
     /// attack.
     #[test]
@@ -159,7 +217,14 @@ mod tests {
         let output = compress(&crate::consts::H0, &w);
         let all = super::super::ubc::ALL_DVS;
         for reduced in [false, true] {
-            assert!(!is_attack(&crate::consts::H0, &output, &w, all, reduced));
+            assert!(!is_attack(
+                &crate::consts::H0,
+                &output,
+                &w,
+                all,
+                reduced,
+                scalar_groups
+            ));
         }
     }
 }

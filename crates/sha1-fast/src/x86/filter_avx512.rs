@@ -37,11 +37,19 @@ detection_token! {
 impl Avx512Filter {
     /// The vectors whose relations all hold for the schedule words in
     /// `groups` (see [`crate::checked`]'s `dv_mask`).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn dv_mask(self, groups: &ReversedGroups) -> u64 {
         // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
         // feature that `dv_mask` enables.
         unsafe { dv_mask(groups) }
+    }
+
+    /// The first of `windows` that the filter lets through, with its mask.
+    #[inline]
+    pub(crate) fn first_suspect(self, windows: &[ReversedGroups]) -> Option<(usize, u64)> {
+        // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
+        // feature that `first_suspect` enables.
+        unsafe { first_suspect(windows) }
     }
 }
 
@@ -122,11 +130,21 @@ macro_rules! bytes {
     }};
 }
 
-/// The filter. Never inlined: the SHA-NI kernel calls it between legacy-SSE
-/// SHA instructions, which run many times slower while the upper halves of
-/// the vector registers are dirty; returning clears them (`vzeroupper`).
+/// [`Avx512Filter::first_suspect`]. Never inlined: the SHA-NI kernel calls
+/// it between batches of legacy-SSE SHA instructions, which run many times
+/// slower while the upper halves of the vector registers are dirty;
+/// returning clears them (`vzeroupper`). One call filters a batch, so the
+/// windows' filters overlap one another and the SHA rounds run undisturbed.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 #[inline(never)]
+fn first_suspect(windows: &[ReversedGroups]) -> Option<(usize, u64)> {
+    let masks = windows.iter().map(|window| dv_mask(window));
+    masks.enumerate().find(|&(_, mask)| mask != 0)
+}
+
+/// The filter of one window.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+#[inline]
 fn dv_mask(groups: &ReversedGroups) -> u64 {
     // SAFETY: `groups` is 144 readable bytes; these read its first 128.
     let (first, second) = unsafe {

@@ -65,28 +65,45 @@ impl ShaNi {
         unsafe { digest_one(data) }
     }
 
-    /// [`crate::checked`]'s fast path on this backend: compresses blocks
-    /// while the collision filter passes them as clean, and returns how
-    /// many it compressed and the filter's answer for the block it stopped
-    /// at (0 if none), which is left for the recompression.
-    /// With `avx512`, the filter runs on AVX-512 (see
-    /// [`crate::x86::filter_avx512`]).
+    /// [`crate::checked`]'s compression on this backend: compresses
+    /// `blocks` into `state`, handing each block the collision filter lets
+    /// through to `is_attack` (chaining value in, output, block, filter
+    /// mask), and stops before the first attack block, returning its index
+    /// with `state` the chaining value before it. With `avx512`, the filter
+    /// runs on AVX-512 (see [`crate::x86::filter_avx512`]).
     #[inline]
-    pub(crate) fn compress_clean(
+    pub(crate) fn compress_checked(
         self,
         state: &mut [u32; 5],
         blocks: &[[u8; 64]],
         avx512: Option<Avx512Filter>,
-    ) -> (usize, u64) {
+        is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
+    ) -> Option<usize> {
         match avx512 {
-            // SAFETY: `self` and the filter token exist, so `ShaNi::detect`
-            // and `Avx512Filter::detect` saw every feature that
-            // `compress_clean_avx512` enables.
-            Some(filter) => unsafe { compress_clean_avx512(state, blocks, filter) },
             // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
-            // that `compress_clean_ssse3` enables.
-            None => unsafe { compress_clean_ssse3(state, blocks) },
+            // that `compress_checked_batched` enables.
+            Some(filter) => unsafe { compress_checked_batched(state, blocks, filter, is_attack) },
+            // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
+            // that `compress_checked_ssse3` enables.
+            None => unsafe { compress_checked_ssse3(state, blocks, is_attack) },
         }
+    }
+
+    /// Steps 4·`first` to 4·`last` of the compression from `state` (the
+    /// state before step 4·`first`), with the expanded message `w`, as whole
+    /// groups of four on the SHA unit: the recompression of
+    /// [`crate::checked`] on this backend.
+    #[inline]
+    pub(crate) fn groups(
+        self,
+        state: [u32; 5],
+        w: &[u32; 80],
+        first: usize,
+        last: usize,
+    ) -> [u32; 5] {
+        // SAFETY: `self` exists, so `ShaNi::detect` saw every feature that
+        // `step_groups` enables.
+        unsafe { step_groups(state, w, first, last) }
     }
 
     /// [`crate::digest_many_into`] on this backend; `out` has one slot per
@@ -282,40 +299,115 @@ fn compress_blocks(state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
     *state = store_state!(abcd[0], e[0]);
 }
 
-/// [`ShaNi::compress_clean`]'s kernel, with the filter `$mask` (of the
-/// spilled `window`): each block's schedule words 32–67 are kept as the
-/// rounds use them, and the filter runs on them beside the next block's
-/// rounds (nothing waits for it but a branch that is rarely taken).
-macro_rules! clean_kernel {
-    ($(#[$attr:meta])* $name:ident($($arg:ident: $ty:ty),*), |$window:ident| $mask:expr) => {
-        $(#[$attr])*
-        fn $name(state: &mut [u32; 5], blocks: &[[u8; 64]], $($arg: $ty),*) -> (usize, u64) {
-            let (abcd, e) = load_state!(*state);
-            let (mut abcd, mut e) = ([abcd], [e]);
-            let mut $window: planes::ReversedGroups = [_mm_set_epi64x(0, 0); 9];
-            for (done, block) in blocks.iter().enumerate() {
-                let before = (abcd, e);
-                block!(abcd, e, [block], spill_window($window));
-                let mask = $mask;
-                if mask != 0 {
-                    *state = store_state!(before.0[0], before.1[0]);
-                    return (done, mask);
-                }
+/// [`ShaNi::compress_checked`] with the SSSE3 planes: each block's
+/// schedule words 32–67 are kept as the rounds use them, and the filter runs
+/// on them beside the next block's rounds (nothing waits for it but a
+/// branch that is rarely taken).
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn compress_checked_ssse3(
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    mut is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
+) -> Option<usize> {
+    let (abcd, e) = load_state!(*state);
+    let (mut abcd, mut e) = ([abcd], [e]);
+    let mut window: planes::ReversedGroups = [_mm_set_epi64x(0, 0); 9];
+    for (index, block) in blocks.iter().enumerate() {
+        let before = (abcd, e);
+        block!(abcd, e, [block], spill_window(window));
+        let mask = dv_mask_from_planes(&planes::planes(&window));
+        if mask != 0 {
+            let ihv = store_state!(before.0[0], before.1[0]);
+            if is_attack(&ihv, &store_state!(abcd[0], e[0]), block, mask) {
+                *state = ihv;
+                return Some(index);
             }
-            *state = store_state!(abcd[0], e[0]);
-            (blocks.len(), 0)
         }
+    }
+    *state = store_state!(abcd[0], e[0]);
+    None
+}
+
+/// Blocks per batch of [`compress_checked_batched`].
+const BATCH: usize = 8;
+
+/// [`ShaNi::compress_checked`] with the AVX-512 filter, which cannot run
+/// between the SHA instructions (see [`crate::x86::filter_avx512`]): the
+/// rounds of up to [`BATCH`] blocks spill their windows and keep the state
+/// before each block, then one call filters the batch; a block it lets
+/// through is checked with the states around it, and only an attack block
+/// takes the state back.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn compress_checked_batched(
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    filter: Avx512Filter,
+    mut is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
+) -> Option<usize> {
+    let (abcd, e) = load_state!(*state);
+    let (mut abcd, mut e) = ([abcd], [e]);
+    let mut windows: [planes::ReversedGroups; BATCH] = [[_mm_set_epi64x(0, 0); 9]; BATCH];
+    // The state before each block of the batch, and after the last.
+    let mut states = [(abcd, e); BATCH + 1];
+    for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
+        for ((block, window), before) in batch.iter().zip(&mut windows).zip(&mut states) {
+            *before = (abcd, e);
+            block!(abcd, e, [block], spill_window(window));
+        }
+        states[batch.len()] = (abcd, e);
+        let mut from = 0;
+        while let Some((offset, mask)) = filter.first_suspect(&windows[from..batch.len()]) {
+            let i = from + offset;
+            let [ihv, output] =
+                [states[i], states[i + 1]].map(|(abcd, e)| store_state!(abcd[0], e[0]));
+            if is_attack(&ihv, &output, &batch[i], mask) {
+                *state = ihv;
+                return Some(batch_index * BATCH + i);
+            }
+            from = i + 1;
+        }
+    }
+    *state = store_state!(abcd[0], e[0]);
+    None
+}
+
+/// [`ShaNi::groups`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn step_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u32; 5] {
+    let (mut abcd, e) = load_state!(state);
+    let mut prev = abcd;
+    for (k, words) in w
+        .as_chunks::<4>()
+        .0
+        .iter()
+        .enumerate()
+        .take(last)
+        .skip(first)
+    {
+        let [w0, w1, w2, w3] = words.map(|word| word as i32);
+        let words = _mm_set_epi32(w0, w1, w2, w3);
+        // The first group adds the given E; each later one derives its E
+        // from A four steps back, as in `block!`.
+        let e_words = if k == first {
+            _mm_add_epi32(e, words)
+        } else {
+            _mm_sha1nexte_epu32(prev, words)
+        };
+        prev = abcd;
+        abcd = match k / 5 {
+            0 => _mm_sha1rnds4_epu32::<0>(abcd, e_words),
+            1 => _mm_sha1rnds4_epu32::<1>(abcd, e_words),
+            2 => _mm_sha1rnds4_epu32::<2>(abcd, e_words),
+            _ => _mm_sha1rnds4_epu32::<3>(abcd, e_words),
+        };
+    }
+    // E after the last group is rotl30 of A before it.
+    let e = if last > first {
+        _mm_sha1nexte_epu32(prev, _mm_set_epi64x(0, 0))
+    } else {
+        e
     };
-}
-
-clean_kernel! {
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-    compress_clean_ssse3(), |window| dv_mask_from_planes(&planes::planes(&window))
-}
-
-clean_kernel! {
-    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-    compress_clean_avx512(filter: Avx512Filter), |window| filter.dv_mask(&window)
+    store_state!(abcd, e)
 }
 
 /// The one-shot: body blocks from `data`, then the padded tail.
