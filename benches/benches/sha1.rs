@@ -304,12 +304,17 @@ fn each_message<'a>(
     (peer.to_owned(), Box::new(run))
 }
 
-/// The `digest` group, interleaved.
-fn digest_table() {
-    let inputs: Vec<(usize, &str, Vec<u8>)> = SIZES
+/// One input of each of [`SIZES`]: (length, name, bytes).
+fn sized_inputs() -> Vec<(usize, &'static str, Vec<u8>)> {
+    SIZES
         .iter()
         .map(|&(len, name)| (len, name, input(len)))
-        .collect();
+        .collect()
+}
+
+/// The `digest` group, interleaved.
+fn digest_table() {
+    let inputs = sized_inputs();
     let rows = inputs
         .iter()
         .map(|(len, name, data)| {
@@ -478,10 +483,7 @@ fn checked(c: &mut Criterion) {
 
 /// The `checked` groups, interleaved.
 fn checked_table() {
-    let inputs: Vec<(usize, &str, Vec<u8>)> = SIZES
-        .iter()
-        .map(|&(len, name)| (len, name, input(len)))
-        .collect();
+    let inputs = sized_inputs();
     let rows = inputs
         .iter()
         .map(|(len, name, data)| (*name, *len, checked_contenders(data)))

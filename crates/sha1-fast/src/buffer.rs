@@ -84,3 +84,32 @@ impl BlockBuffer {
         self.len = len;
     }
 }
+
+/// `std::io::Write` for a hasher type whose `update` takes every byte: no
+/// write fails or is short, and `flush` does nothing.
+macro_rules! hasher_io_write {
+    ($(#[$doc:meta])* $hasher:ty) => {
+        $(#[$doc])*
+        #[cfg(feature = "std")]
+        impl std::io::Write for $hasher {
+            #[inline]
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.update(buf);
+                Ok(buf.len())
+            }
+
+            #[inline]
+            fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+                self.update(buf);
+                Ok(())
+            }
+
+            #[inline]
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+    };
+}
+
+pub(crate) use hasher_io_write;

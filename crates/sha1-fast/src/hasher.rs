@@ -187,34 +187,18 @@ impl fmt::Debug for Sha1 {
     }
 }
 
-/// Hashes everything written; never fails, and `flush` does nothing.
-///
-/// ```
-/// use std::io::Write;
-///
-/// let mut hasher = sha1_fast::Sha1::new();
-/// write!(hasher, "a{}c", 'b').unwrap();
-/// std::io::copy(&mut &b"def"[..], &mut hasher).unwrap();
-/// assert_eq!(hasher.finalize(), sha1_fast::digest(b"abcdef"));
-/// ```
-#[cfg(feature = "std")]
-impl std::io::Write for Sha1 {
-    #[inline]
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.update(buf);
-        Ok(buf.len())
-    }
-
-    #[inline]
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.update(buf);
-        Ok(())
-    }
-
-    #[inline]
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+crate::buffer::hasher_io_write! {
+    /// Hashes everything written; never fails, and `flush` does nothing.
+    ///
+    /// ```
+    /// use std::io::Write;
+    ///
+    /// let mut hasher = sha1_fast::Sha1::new();
+    /// write!(hasher, "a{}c", 'b').unwrap();
+    /// std::io::copy(&mut &b"def"[..], &mut hasher).unwrap();
+    /// assert_eq!(hasher.finalize(), sha1_fast::digest(b"abcdef"));
+    /// ```
+    Sha1
 }
 
 #[cfg(test)]

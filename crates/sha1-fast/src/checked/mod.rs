@@ -332,24 +332,17 @@ impl fmt::Debug for Sha1 {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::io::Write for Sha1 {
-    #[inline]
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.update(buf);
-        Ok(buf.len())
-    }
-
-    #[inline]
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.update(buf);
-        Ok(())
-    }
-
-    #[inline]
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+crate::buffer::hasher_io_write! {
+    /// Hashes everything written; never fails, and `flush` does nothing.
+    ///
+    /// ```
+    /// use std::io::Write;
+    ///
+    /// let mut hasher = sha1_fast::checked::Sha1::new();
+    /// std::io::copy(&mut &b"abc"[..], &mut hasher).unwrap();
+    /// assert_eq!(hasher.finalize(), Ok(sha1_fast::digest(b"abc")));
+    /// ```
+    Sha1
 }
 
 /// The SHA-1 digest of `data`, or the [`Collision`] it holds, with the
