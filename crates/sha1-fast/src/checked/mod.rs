@@ -47,10 +47,10 @@ mod dv;
 mod recompress;
 mod ubc;
 
+// What the x86-64 forms of the filter (`crate::x86`) build on.
 #[cfg(target_arch = "x86_64")]
-pub(crate) use ubc::VECTOR_TABLES;
-pub(crate) use ubc::{ALL_DVS, Planes, dv_mask_from_planes};
-#[cfg(test)]
+pub(crate) use ubc::{ALL_DVS, Planes, VECTOR_TABLES, dv_mask_from_planes};
+#[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) use ubc::{dv_mask_reference, planes_portable, test_words, window};
 
 use crate::buffer::{BLOCK, BlockBuffer};
