@@ -11,7 +11,7 @@ use std::io::{self, ErrorKind};
 use bijou_core::{Bijou, DecodeError, Encoded, MAX_ENCODED_LEN};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use crate::io::{Transfer, error_at};
+use crate::io::{Transfer, error_at, value_required};
 
 /// Reads bijou values from a tokio [`AsyncRead`], one value per call: the
 /// async form of [`ReadExt`](crate::ReadExt).
@@ -195,15 +195,7 @@ impl<R: AsyncRead + Unpin + ?Sized, T: Bijou> Future for ReadBijou<'_, R, T> {
     type Output = io::Result<T>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
-        Poll::Ready(match ready!(self.value.poll_value(cx)) {
-            Ok(Some(value)) => Ok(value),
-            Ok(None) => Err(DecodeError::Truncated {
-                needed: 1,
-                available: 0,
-            }
-            .into()),
-            Err(error) => Err(error),
-        })
+        Poll::Ready(value_required(ready!(self.value.poll_value(cx))))
     }
 }
 

@@ -5,7 +5,7 @@ use std::io::{self, BufRead, ErrorKind};
 
 use bijou_core::{Bijou, DecodeError};
 
-use crate::io::read_value;
+use crate::io::{read_value, value_required};
 
 /// Reads bijou values from a [`std::io::BufRead`] (a
 /// [`BufReader`](std::io::BufReader), a `&[u8]`, a locked stdin), decoding
@@ -64,14 +64,7 @@ pub trait BufReadExt: BufRead {
     /// ```
     #[inline]
     fn read_bijou_buffered<T: Bijou>(&mut self) -> io::Result<T> {
-        match read_buffered(self)? {
-            Some(value) => Ok(value),
-            None => Err(DecodeError::Truncated {
-                needed: 1,
-                available: 0,
-            }
-            .into()),
-        }
+        value_required(read_buffered(self))
     }
 
     /// Reads one value of width `T` from the buffer, or `Ok(None)` when

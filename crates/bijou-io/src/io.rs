@@ -106,14 +106,7 @@ pub trait ReadExt: Read {
     /// ```
     #[inline]
     fn read_bijou<T: Bijou>(&mut self) -> io::Result<T> {
-        match read_value(self)? {
-            Some(value) => Ok(value),
-            None => Err(DecodeError::Truncated {
-                needed: 1,
-                available: 0,
-            }
-            .into()),
-        }
+        value_required(read_value(self))
     }
 
     /// Reads one value of width `T`, or `Ok(None)` when the stream ends
@@ -373,6 +366,18 @@ pub(crate) fn error_at(
         transfer,
     };
     io::Error::new(kind, error)
+}
+
+/// A read that needed a value: a clean end before its first byte is a
+/// truncation (one byte needed, none available), as for a cut value.
+pub(crate) fn value_required<T>(read: io::Result<Option<T>>) -> io::Result<T> {
+    read?.ok_or_else(|| {
+        DecodeError::Truncated {
+            needed: 1,
+            available: 0,
+        }
+        .into()
+    })
 }
 
 /// Reads the tag, then exactly the rest of the value; `None` at a clean end
