@@ -74,9 +74,7 @@ impl BlockBuffer {
     /// (FIPS 180-4 §5.1.1).
     #[inline]
     pub(crate) fn padded(&self) -> Padded {
-        let mut padded = Padded::EMPTY;
-        padded.fill(self.tail(), self.len);
-        padded
+        Padded::of(self.tail(), self.len)
     }
 
     #[cfg(test)]

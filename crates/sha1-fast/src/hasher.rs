@@ -2,7 +2,7 @@
 
 use crate::buffer::BlockBuffer;
 use crate::consts::H0;
-use crate::pad::to_digest;
+use crate::pad::{Padded, to_digest};
 use crate::{Backend, Digest};
 use core::fmt;
 
@@ -102,7 +102,12 @@ impl Sha1 {
     /// ```
     #[must_use]
     pub fn finalize(self) -> Digest {
-        finish(self.state, &self.buffer, self.backend)
+        finish(
+            self.state,
+            self.buffer.tail(),
+            self.buffer.len(),
+            self.backend,
+        )
     }
 
     /// Forgets everything hashed so far; the backend is kept.
@@ -140,12 +145,12 @@ impl Sha1 {
     }
 }
 
-/// The digest of a message whose whole blocks took the chaining value to
-/// `state` and whose bytes since are in `buffer`: the tail padded
-/// (FIPS 180-4 §5.1.1) and compressed. How [`Sha1::finalize`] and
-/// RustCrypto's `Sha1Core` end a stream.
-pub(crate) fn finish(mut state: [u32; 5], buffer: &BlockBuffer, backend: Backend) -> Digest {
-    backend.compress(&mut state, buffer.padded().blocks());
+/// The digest of a `len`-byte message (mod 2^64) whose whole blocks took
+/// the chaining value to `state` and whose last `len % 64` bytes are
+/// `tail`: the tail padded (FIPS 180-4 §5.1.1) and compressed. How
+/// [`Sha1::finalize`] and RustCrypto's `Sha1Core` end a stream.
+pub(crate) fn finish(mut state: [u32; 5], tail: &[u8], len: u64, backend: Backend) -> Digest {
+    backend.compress(&mut state, Padded::of(tail, len).blocks());
     to_digest(state)
 }
 

@@ -21,6 +21,15 @@ impl Padded {
         count: 0,
     };
 
+    /// The padded last blocks of a `message_len`-byte message (mod 2^64)
+    /// whose last `message_len % 64` bytes are `rest`.
+    #[inline]
+    pub(crate) fn of(rest: &[u8], message_len: u64) -> Padded {
+        let mut padded = Padded::EMPTY;
+        padded.fill(rest, message_len);
+        padded
+    }
+
     /// Pads `rest`, the partial block at the end of a message of
     /// `message_len` bytes, into `self`.
     ///

@@ -11,7 +11,6 @@
 //!
 //! The crate README's Features section has an example.
 
-use crate::buffer::BlockBuffer;
 use crate::consts::H0;
 use crate::hasher::{finish, stream_len};
 use crate::{Backend, Sha1};
@@ -254,8 +253,8 @@ impl FixedOutputCore for Sha1Core {
     #[inline]
     fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
         let tail = buffer.get_data();
-        let bytes = BlockBuffer::with_tail(stream_len(self.blocks, tail.len()), tail);
-        out.copy_from_slice(finish(self.state, &bytes, self.backend).as_ref());
+        let len = stream_len(self.blocks, tail.len());
+        out.copy_from_slice(finish(self.state, tail, len, self.backend).as_ref());
     }
 }
 
