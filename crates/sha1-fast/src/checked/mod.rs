@@ -283,11 +283,7 @@ fn compress_checked(
         let mut suspect = None;
         for (i, block) in rest.iter().enumerate() {
             let w = recompress::expand(block);
-            let mask = ubc::dv_mask(
-                w[ubc::WINDOW_START..][..ubc::WINDOW_LEN]
-                    .try_into()
-                    .expect("in W"),
-            );
+            let mask = ubc::dv_mask(ubc::window(&w));
             if mask != 0 {
                 suspect = Some((i, w, mask));
                 break;
