@@ -49,7 +49,7 @@ fn ladder(c: &mut Criterion, blocks: &[[u8; 64]]) {
     group.throughput(Throughput::Bytes(LEN as u64));
     for &(name, step) in sha1_fast::ladder::STEPS {
         group.bench_with_input(BenchmarkId::new(name, "16KiB"), blocks, |b, blocks| {
-            let mut state = sha1_fast::reference::H0;
+            let mut state = sha1_fast::INITIAL_STATE;
             b.iter(|| step(black_box(&mut state), black_box(blocks)));
         });
     }
@@ -74,7 +74,7 @@ fn ladder_table(blocks: &[[u8; 64]]) {
         .iter()
         .map(|&(name, step)| -> Contender<'_> {
             let run = move || {
-                let mut state = sha1_fast::reference::H0;
+                let mut state = sha1_fast::INITIAL_STATE;
                 step(black_box(&mut state), black_box(blocks));
                 black_box(state);
             };

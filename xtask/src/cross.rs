@@ -98,14 +98,14 @@ struct Sha1Run {
 const HIDE_SHA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cross/hide_sha.c");
 
 /// The variable that names the backends a run's tests must find
-/// unavailable (sha1-fast's `tests/common`), so a hiding that stopped
+/// unavailable (sha1-fast's `tests/all/common.rs`), so a hiding that stopped
 /// working fails instead of testing the hardware backend again.
 const UNAVAILABLE_VAR: &str = "SHA1_FAST_TEST_UNAVAILABLE";
 
 /// The test that checks what `Backend::detect` chose, and prints it.
 const DETECT_TEST: &[&str] = &[
     "--test",
-    "api",
+    "all",
     "--",
     "forced_backend_is_honoured",
     "--show-output",
@@ -143,7 +143,7 @@ const SHA1_RUNS: &[Sha1Run] = &[
         hide_sha: false,
         force_cfg: Some("none"),
         env: &[(UNAVAILABLE_VAR, "armsha")],
-        args: &["--test", "api"],
+        args: &["--test", "all", "--", "api::"],
     },
 ];
 

@@ -25,17 +25,17 @@ Options:
 /// matched nothing would pass silently, so each must be seen passing.
 const LIB_TESTS: &[&str] = if cfg!(target_arch = "x86_64") {
     &[
-        "backend::tests::digest_many_of_every_engine",
-        "backend::tests::miri_interprets_both_simd_kernels",
+        "engine::tests::digest_many_of_every_engine",
+        "engine::tests::miri_interprets_both_simd_kernels",
     ]
 } else {
-    &["backend::tests::digest_many_of_every_engine"]
+    &["engine::tests::digest_many_of_every_engine"]
 };
 
 /// What enables the SIMD backends under Miri: the features their
 /// `#[target_feature]` entry points name (`x86/simd_schedule.rs` and
 /// `x86/avx2_lanes.rs`). If they fall short, the library's
-/// `backend::tests::miri_interprets_both_simd_kernels` fails.
+/// `engine::tests::miri_interprets_both_simd_kernels` fails.
 const X86_FEATURES: &str = "-C target-feature=+ssse3,+avx2";
 
 pub(crate) fn main(args: &[String]) -> Result<(), String> {

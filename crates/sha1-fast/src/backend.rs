@@ -1,21 +1,14 @@
-//! The list of compression backends, run-time detection, and the dispatch
-//! between them.
+//! The public label of a compression backend, and the run-time choice of
+//! one.
 //!
 //! Adding a backend means: a variant here, an entry in [`Backend::ALL`]
 //! (ordered by preference, so [`Backend::detect`] picks the first available
-//! one), an arm in `name` and `engine`, an [`Engine`] variant carrying its
-//! proof of availability with arms in `Engine::compress` and
-//! `Engine::digest_many`, and its own module. Nothing else in the crate
-//! names a backend, except to force one by name: `forced` below and the
-//! accepted values in `build.rs` (docs/sha1.md lists the places outside
-//! the crate).
+//! one), an arm in `name`, an [`Engine`] variant (`engine.rs`), and its own
+//! module. Nothing else in the crate names a backend, except to force one
+//! by name: `forced` below and the accepted values in `build.rs`
+//! (docs/sha1.md lists the places outside the crate).
 
-#[cfg(target_arch = "aarch64")]
-use crate::aarch64;
-use crate::consts::H0;
-use crate::pad::{Padded, to_digest};
-#[cfg(target_arch = "x86_64")]
-use crate::x86;
+use crate::engine::Engine;
 use crate::{Digest, LengthMismatch};
 use core::fmt;
 use core::sync::atomic::{AtomicU8, Ordering};
@@ -96,83 +89,6 @@ pub enum Backend {
     Scalar,
 }
 
-/// A backend that can run here, with the proof that it can.
-#[derive(Clone, Copy)]
-enum Engine {
-    #[cfg(target_arch = "x86_64")]
-    ShaNi(x86::shani::ShaNi),
-    /// With the AVX2 lanes for `digest_many`, if the CPU has AVX2.
-    #[cfg(target_arch = "x86_64")]
-    SimdSchedule(x86::simd_schedule::Ssse3, Option<x86::avx2_lanes::Avx2>),
-    #[cfg(target_arch = "aarch64")]
-    ArmSha(aarch64::armsha::ArmSha),
-    Scalar,
-}
-
-impl Engine {
-    /// Hashes the blocks of each part in turn, as one stream. SHA-NI
-    /// keeps the state in registers from part to part; the others call
-    /// their kernel once per part (at most two parts: the full blocks and
-    /// the padded tail).
-    #[inline]
-    fn compress(self, state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Engine::ShaNi(token) => token.compress(state, parts),
-            #[cfg(target_arch = "x86_64")]
-            Engine::SimdSchedule(token, _) => token.compress(state, parts),
-            #[cfg(target_arch = "aarch64")]
-            Engine::ArmSha(token) => token.compress(state, parts),
-            Engine::Scalar => {
-                for blocks in parts {
-                    crate::scalar::compress(state, blocks);
-                }
-            }
-        }
-    }
-
-    /// `out` has one slot per message.
-    #[inline]
-    fn digest_many(self, messages: &[&[u8]], out: &mut [Digest]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Engine::ShaNi(token) => token.digest_many(messages, out),
-            #[cfg(target_arch = "x86_64")]
-            Engine::SimdSchedule(_, Some(lanes)) => lanes.digest_many(messages, out),
-            #[cfg(target_arch = "aarch64")]
-            Engine::ArmSha(token) => token.digest_many(messages, out),
-            // A core bound by its scalar rounds gains nothing from
-            // interleaving.
-            _ => {
-                for (message, digest) in messages.iter().zip(out) {
-                    *digest = self.digest(message);
-                }
-            }
-        }
-    }
-
-    /// The one-shot path: full blocks straight from `data`, then the tail
-    /// padded on the stack, in one backend call; no hasher, no buffer of
-    /// the data. Building the tail first lets the core hash the body while
-    /// the tail's stores settle.
-    #[inline]
-    fn digest(self, data: &[u8]) -> Digest {
-        // SHA-NI has its own entry for the whole one-shot: it starts from
-        // the constant H(0) and writes the digest from registers, which
-        // took a 64-byte one-shot from 1.12× to 1.34× the `sha1` crate.
-        #[cfg(target_arch = "x86_64")]
-        if let Engine::ShaNi(token) = self {
-            return token.digest(data);
-        }
-        let (body, rest) = data.as_chunks::<64>();
-        let mut tail = Padded::EMPTY;
-        tail.fill(rest, data.len() as u64);
-        let mut state = H0;
-        self.compress(&mut state, &[body, tail.blocks()]);
-        to_digest(state)
-    }
-}
-
 /// [`Backend::detect`]'s choice: an index into [`Backend::ALL`], or
 /// [`UNDECIDED`].
 static DETECTED: AtomicU8 = AtomicU8::new(UNDECIDED);
@@ -217,7 +133,7 @@ impl Backend {
     #[inline]
     #[must_use]
     pub fn is_available(self) -> bool {
-        self.engine().is_some()
+        Engine::of(self).is_some()
     }
 
     /// A short lowercase name, stable across releases, for logs, benches,
@@ -264,6 +180,9 @@ impl Backend {
     ///    `SHA1_FAST_BACKEND=NAME` (read once) forces that backend, and
     ///    `auto` or an empty value means no forcing;
     /// 3. otherwise the first available entry of [`Backend::ALL`].
+    ///
+    /// The two forcing switches are test and bench aids, not a
+    /// configuration interface: their names follow the backends.
     ///
     /// A forced backend that is unavailable here, or a variable naming a
     /// backend this build does not know, gives [`Backend::Scalar`]:
@@ -348,35 +267,16 @@ impl Backend {
         }
     }
 
-    /// This backend with its proof of availability, or `None`.
-    #[inline]
-    fn engine(self) -> Option<Engine> {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::ShaNi => x86::shani::ShaNi::detect().map(Engine::ShaNi),
-            #[cfg(target_arch = "x86_64")]
-            Backend::SimdSchedule => x86::simd_schedule::Ssse3::detect()
-                .map(|token| Engine::SimdSchedule(token, x86::avx2_lanes::Avx2::detect())),
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::ShaNi | Backend::SimdSchedule => None,
-            #[cfg(target_arch = "aarch64")]
-            Backend::ArmSha => aarch64::armsha::ArmSha::detect().map(Engine::ArmSha),
-            #[cfg(not(target_arch = "aarch64"))]
-            Backend::ArmSha => None,
-            Backend::Scalar => Some(Engine::Scalar),
-        }
-    }
-
-    /// [`Backend::engine`], or a panic naming the backend.
+    /// This backend's engine, for the by-label calls below, whose docs
+    /// promise a panic where it cannot run.
     #[inline]
     #[track_caller]
     fn engine_or_panic(self) -> Engine {
-        match self.engine() {
+        match Engine::of(self) {
             Some(engine) => engine,
-            None => panic!(
-                "SHA-1 backend `{self}` is not available here (the CPU lacks it, or the build \
-                 has --cfg sha1_fast_force=\"none\"); check Backend::is_available first"
-            ),
+            None => {
+                panic!("sha-1 backend `{self}` is not available here; check Backend::is_available")
+            }
         }
     }
 
@@ -402,7 +302,7 @@ impl Backend {
     #[inline]
     #[track_caller]
     pub fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        self.engine_or_panic().compress(state, &[blocks]);
+        self.engine_or_panic().compress(state, blocks);
     }
 
     /// SHA-1 of `data` with this backend: [`crate::digest()`] without the
@@ -482,8 +382,7 @@ impl fmt::Display for Backend {
 
 #[cfg(test)]
 mod tests {
-    use super::{Backend, Engine};
-    use crate::{Digest, reference};
+    use super::Backend;
 
     /// Forcing never picks a backend the CPU lacks, whatever this CPU has.
     #[test]
@@ -544,80 +443,5 @@ mod tests {
         let chosen = Backend::detect();
         let cached = usize::from(super::DETECTED.load(Ordering::Relaxed));
         assert_eq!(Backend::ALL.get(cached), Some(&chosen));
-    }
-
-    /// The SIMD-schedule backend carries the AVX2 lanes wherever the CPU
-    /// has them: its `digest_many` gives the same digests either way, so
-    /// only its engine shows whether the lanes are reachable at all.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn the_simd_backend_takes_the_avx2_lanes_when_present() {
-        use crate::x86::avx2_lanes::Avx2;
-        if let Some(Engine::SimdSchedule(_, lanes)) = Backend::SimdSchedule.engine() {
-            assert_eq!(lanes.is_some(), Avx2::detect().is_some());
-        }
-    }
-
-    /// Every engine's `digest_many` against the reference, including the
-    /// SIMD-schedule engine without its AVX2 lanes (what a CPU with SSSE3
-    /// but no AVX2 runs), which no public call can select on a machine
-    /// that has AVX2.
-    #[test]
-    fn digest_many_of_every_engine() {
-        let mut data = [0u8; 700];
-        for (i, byte) in data.iter_mut().enumerate() {
-            *byte = (i * 7 + i / 251) as u8;
-        }
-        let mut messages: [&[u8]; 40] = [&[]; 40];
-        for (i, message) in messages.iter_mut().enumerate() {
-            // Lengths 0, 37, 74, … (mod 300): scattered remainders modulo
-            // 64, so one- and two-block paddings both occur (185 bytes
-            // leaves 57).
-            *message = &data[i..i + i * 37 % 300];
-        }
-        let mut engines = [None; 4];
-        engines[0] = Some(Engine::Scalar);
-        #[cfg(target_arch = "x86_64")]
-        {
-            use crate::x86::{avx2_lanes::Avx2, shani::ShaNi, simd_schedule::Ssse3};
-            engines[1] = ShaNi::detect().map(Engine::ShaNi);
-            engines[2] = Ssse3::detect().map(|t| Engine::SimdSchedule(t, None));
-            engines[3] = Ssse3::detect().map(|t| Engine::SimdSchedule(t, Avx2::detect()));
-        }
-        #[cfg(target_arch = "aarch64")]
-        {
-            use crate::aarch64::armsha::ArmSha;
-            engines[1] = ArmSha::detect().map(Engine::ArmSha);
-        }
-        for (which, engine) in engines.into_iter().enumerate() {
-            let Some(engine) = engine else { continue };
-            let mut out = [Digest::from_bytes([0; 20]); 40];
-            engine.digest_many(&messages, &mut out);
-            for (message, digest) in messages.iter().zip(out) {
-                assert_eq!(
-                    digest.to_bytes(),
-                    reference::digest(message),
-                    "engine {which}, {} bytes",
-                    message.len()
-                );
-            }
-        }
-    }
-
-    /// Under Miri the SIMD tokens come from the features `cargo xtask miri`
-    /// enables at compile time, not from CPUID. `tests/miri.rs` checks the
-    /// SIMD-schedule backend through the public API; the AVX2 lanes have no
-    /// public switch (`digest_many` falls back to the single-stream kernel),
-    /// so a feature list drifting from `Avx2`'s would otherwise leave them
-    /// silently uninterpreted.
-    #[cfg(all(miri, target_arch = "x86_64"))]
-    #[test]
-    fn miri_interprets_both_simd_kernels() {
-        use crate::x86::{avx2_lanes::Avx2, simd_schedule::Ssse3};
-        assert!(
-            Ssse3::detect().is_some() && Avx2::detect().is_some(),
-            "run under `cargo xtask miri`, whose target features must cover \
-             those of `Ssse3` and `Avx2`"
-        );
     }
 }

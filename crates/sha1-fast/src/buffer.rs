@@ -1,9 +1,7 @@
 //! The byte side of a streaming hasher: whole blocks go to a core straight
-//! from the caller's data, a partial block waits here, and the byte count
-//! sets the padding. Both [`crate::Sha1`] and [`crate::checked::Sha1`]
-//! keep one.
-
-use crate::pad::Padded;
+//! from the caller's data and a partial block waits here. Both
+//! [`crate::Sha1`] and [`crate::checked::Sha1`] keep one; their cores
+//! count the blocks.
 
 pub(crate) const BLOCK: usize = 64;
 
@@ -12,25 +10,20 @@ pub(crate) struct BlockBuffer {
     bytes: [u8; BLOCK],
     /// How many of `bytes` are filled; always below [`BLOCK`].
     filled: usize,
-    /// Bytes seen so far, the buffered ones included (mod 2^64).
-    len: u64,
 }
 
 impl BlockBuffer {
     pub(crate) const EMPTY: BlockBuffer = BlockBuffer {
         bytes: [0; BLOCK],
         filled: 0,
-        len: 0,
     };
 
-    /// A buffer that has seen `len` bytes (mod 2^64), of which `tail`
-    /// (shorter than a block) wait.
+    /// A buffer holding `tail`, shorter than a block.
     #[cfg(feature = "digest")]
-    pub(crate) fn with_tail(len: u64, tail: &[u8]) -> BlockBuffer {
+    pub(crate) fn with_tail(tail: &[u8]) -> BlockBuffer {
         let mut buffer = BlockBuffer::EMPTY;
         buffer.bytes[..tail.len()].copy_from_slice(tail);
         buffer.filled = tail.len();
-        buffer.len = len;
         buffer
     }
 
@@ -38,7 +31,6 @@ impl BlockBuffer {
     /// buffered one alone, then the rest as one slice of `data`.
     #[inline]
     pub(crate) fn update(&mut self, mut data: &[u8], mut compress: impl FnMut(&[[u8; BLOCK]])) {
-        self.len = self.len.wrapping_add(data.len() as u64);
         if self.filled > 0 {
             let take = data.len().min(BLOCK - self.filled);
             self.bytes[self.filled..self.filled + take].copy_from_slice(&data[..take]);
@@ -62,24 +54,6 @@ impl BlockBuffer {
     #[inline]
     pub(crate) fn tail(&self) -> &[u8] {
         &self.bytes[..self.filled]
-    }
-
-    /// Bytes seen so far (mod 2^64).
-    #[inline]
-    pub(crate) fn len(&self) -> u64 {
-        self.len
-    }
-
-    /// The last one or two blocks: the tail padded with the byte count
-    /// (FIPS 180-4 §5.1.1).
-    #[inline]
-    pub(crate) fn padded(&self) -> Padded {
-        Padded::of(self.tail(), self.len)
-    }
-
-    #[cfg(test)]
-    pub(crate) fn set_len(&mut self, len: u64) {
-        self.len = len;
     }
 }
 

@@ -3,11 +3,11 @@
 /// Initial hash value H(0) (FIPS 180-4 §5.3.1).
 ///
 /// ```
-/// let mut state = sha1_fast::reference::H0;
+/// let mut state = sha1_fast::INITIAL_STATE;
 /// sha1_fast::compress(&mut state, &[]); // no blocks, no change
 /// assert_eq!(state[0], 0x6745_2301);
 /// ```
-pub const H0: [u32; 5] = [
+pub const INITIAL_STATE: [u32; 5] = [
     0x6745_2301,
     0xEFCD_AB89,
     0x98BA_DCFE,

@@ -5,8 +5,14 @@ use core::str::FromStr;
 
 /// A SHA-1 digest: 20 bytes, shown as 40 lowercase hex digits.
 ///
-/// Ordering is the byte order, which is also the order of the hex strings,
-/// so sorted digests sort like git object names.
+/// It dereferences to `[u8; 20]`, so `&d[..]`, `d.len()` and `d.iter()`
+/// work as on the array. Ordering is the byte order, which is also the
+/// order of the hex strings, so sorted digests sort like git object names.
+///
+/// Not to be confused with RustCrypto's `digest::Digest`, the trait of
+/// hash functions: with the `digest` feature [`crate::Sha1`] implements
+/// that trait, whose `finalize` gives a `digest::Output<Sha1>` array,
+/// while [`crate::Sha1::finalize`] (the inherent method) gives this type.
 ///
 /// ```
 /// use sha1_fast::Digest;
@@ -65,6 +71,17 @@ impl Digest {
         self.0
     }
 
+    /// The digest of a message's final chaining state: its five words,
+    /// big-endian (FIPS 180-4 §6.1.2).
+    #[inline(always)]
+    pub(crate) fn from_state(state: [u32; 5]) -> Digest {
+        let mut out = [0u8; Digest::LEN];
+        for (bytes, word) in out.as_chunks_mut::<4>().0.iter_mut().zip(state) {
+            *bytes = word.to_be_bytes();
+        }
+        Digest(out)
+    }
+
     /// The 40 hex digits in `alphabet` (lower or upper case), without allocating.
     fn hex(&self, alphabet: &[u8; 16]) -> [u8; 2 * Digest::LEN] {
         let mut out = [0u8; 2 * Digest::LEN];
@@ -91,6 +108,23 @@ impl Digest {
 impl AsRef<[u8]> for Digest {
     #[inline]
     fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// The 20 bytes, as an array: slicing, indexing and the array's methods.
+///
+/// ```
+/// let d = sha1_fast::digest(b"abc");
+/// assert_eq!(&d[..2], [0xA9, 0x99]);
+/// assert_eq!(d.len(), 20);
+/// assert!(d.starts_with(&[0xA9]));
+/// ```
+impl core::ops::Deref for Digest {
+    type Target = [u8; Digest::LEN];
+
+    #[inline]
+    fn deref(&self) -> &[u8; Digest::LEN] {
         &self.0
     }
 }

@@ -1,9 +1,7 @@
-//! The streaming hasher: buffering and padding around [`Backend::compress`].
+//! The streaming hasher: a [`Sha1Core`] and a one-block buffer.
 
 use crate::buffer::BlockBuffer;
-use crate::consts::H0;
-use crate::pad::{Padded, to_digest};
-use crate::{Backend, Digest};
+use crate::{Backend, Digest, Sha1Core};
 use core::fmt;
 
 /// A streaming SHA-1 hasher.
@@ -23,9 +21,8 @@ use core::fmt;
 /// ```
 #[derive(Clone)]
 pub struct Sha1 {
-    state: [u32; 5],
-    buffer: BlockBuffer,
-    backend: Backend,
+    pub(crate) core: Sha1Core,
+    pub(crate) buffer: BlockBuffer,
 }
 
 impl Sha1 {
@@ -38,7 +35,7 @@ impl Sha1 {
     #[inline]
     #[must_use]
     pub fn new() -> Sha1 {
-        Sha1::start(Backend::detect())
+        Sha1::from_core(Sha1Core::new())
     }
 
     /// A hasher that always uses `backend`, or `None` if it cannot run
@@ -54,14 +51,13 @@ impl Sha1 {
     #[inline]
     #[must_use]
     pub fn with_backend(backend: Backend) -> Option<Sha1> {
-        backend.is_available().then(|| Sha1::start(backend))
+        Sha1Core::with_backend(backend).map(Sha1::from_core)
     }
 
-    fn start(backend: Backend) -> Sha1 {
+    fn from_core(core: Sha1Core) -> Sha1 {
         Sha1 {
-            state: H0,
+            core,
             buffer: BlockBuffer::EMPTY,
-            backend,
         }
     }
 
@@ -75,7 +71,7 @@ impl Sha1 {
     #[inline]
     #[must_use]
     pub fn backend(&self) -> Backend {
-        self.backend
+        self.core.backend()
     }
 
     /// Appends `data` to the message.
@@ -88,9 +84,9 @@ impl Sha1 {
     /// assert_eq!(hasher.finalize(), sha1_fast::digest(b"one million a? no, just three"));
     /// ```
     pub fn update(&mut self, data: &[u8]) {
-        let (state, backend) = (&mut self.state, self.backend);
+        let core = &mut self.core;
         self.buffer
-            .update(data, |blocks| backend.compress(state, blocks));
+            .update(data, |blocks| core.compress_blocks(blocks));
     }
 
     /// Pads the message (FIPS 180-4 §5.1.1) and returns its digest.
@@ -102,12 +98,7 @@ impl Sha1 {
     /// ```
     #[must_use]
     pub fn finalize(self) -> Digest {
-        finish(
-            self.state,
-            self.buffer.tail(),
-            self.buffer.len(),
-            self.backend,
-        )
+        self.core.finalize(self.buffer.tail())
     }
 
     /// Forgets everything hashed so far; the backend is kept.
@@ -120,47 +111,15 @@ impl Sha1 {
     /// assert_eq!(hasher.finalize(), sha1_fast::digest(b"abc"));
     /// ```
     pub fn reset(&mut self) {
-        *self = Sha1::start(self.backend);
-    }
-}
-
-/// The parts RustCrypto's block-level API splits a hasher into (the
-/// `digest` feature's `CoreProxy`).
-#[cfg(feature = "digest")]
-impl Sha1 {
-    /// The chaining state, the whole blocks compressed (mod 2^58, as the
-    /// byte count is mod 2^64), the buffered bytes and the backend.
-    pub(crate) fn parts(&self) -> ([u32; 5], u64, &[u8], Backend) {
-        let blocks = self.buffer.len() / crate::buffer::BLOCK as u64;
-        (self.state, blocks, self.buffer.tail(), self.backend)
+        self.core.reset();
+        self.buffer = BlockBuffer::EMPTY;
     }
 
-    /// The inverse of [`parts`](Self::parts); `tail` is shorter than a block.
-    pub(crate) fn from_parts(state: [u32; 5], blocks: u64, tail: &[u8], backend: Backend) -> Sha1 {
-        Sha1 {
-            state,
-            buffer: BlockBuffer::with_tail(stream_len(blocks, tail.len()), tail),
-            backend,
-        }
+    /// Bytes hashed so far (mod 2^64).
+    fn len(&self) -> u64 {
+        let whole = self.core.blocks().wrapping_mul(crate::buffer::BLOCK as u64);
+        whole.wrapping_add(self.buffer.tail().len() as u64)
     }
-}
-
-/// The digest of a `len`-byte message (mod 2^64) whose whole blocks took
-/// the chaining value to `state` and whose last `len % 64` bytes are
-/// `tail`: the tail padded (FIPS 180-4 §5.1.1) and compressed. How
-/// [`Sha1::finalize`] and RustCrypto's `Sha1Core` end a stream.
-pub(crate) fn finish(mut state: [u32; 5], tail: &[u8], len: u64, backend: Backend) -> Digest {
-    backend.compress(&mut state, Padded::of(tail, len).blocks());
-    to_digest(state)
-}
-
-/// The byte count (mod 2^64, as [`Sha1::update`] keeps it) of a stream
-/// that compressed `blocks` whole blocks and holds `tail` bytes more.
-#[cfg(feature = "digest")]
-pub(crate) fn stream_len(blocks: u64, tail: usize) -> u64 {
-    blocks
-        .wrapping_mul(crate::buffer::BLOCK as u64)
-        .wrapping_add(tail as u64)
 }
 
 /// Same as [`Sha1::new`].
@@ -186,8 +145,8 @@ impl Default for Sha1 {
 impl fmt::Debug for Sha1 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sha1")
-            .field("backend", &self.backend)
-            .field("len", &self.buffer.len())
+            .field("backend", &self.backend())
+            .field("len", &self.len())
             .finish_non_exhaustive()
     }
 }
@@ -208,21 +167,21 @@ crate::buffer::hasher_io_write! {
 
 #[cfg(test)]
 mod tests {
-    use super::{Sha1, to_digest};
-    use crate::{Backend, reference};
+    use super::Sha1;
+    use crate::{Backend, Digest, reference};
 
     /// A message past 2^61 bytes (2^64 bits) wraps the byte count instead
     /// of overflowing, and its length field is the bit count modulo 2^64.
-    /// No test can hash 2^61 bytes, so the count starts 64 bytes short of
+    /// No test can hash 2^61 bytes, so the count starts one block short of
     /// the wrap with nothing buffered, as if that much had been hashed.
     #[test]
     fn byte_count_wraps_past_2_pow_64_bits() {
         let data: [u8; 100] = core::array::from_fn(|i| (i * 7) as u8);
         for &backend in Backend::ALL.iter().filter(|b| b.is_available()) {
             let mut hasher = Sha1::with_backend(backend).unwrap();
-            hasher.buffer.set_len(0u64.wrapping_sub(64));
+            hasher.core.set_blocks((1 << 58) - 1);
             hasher.update(&data);
-            assert_eq!(hasher.buffer.len(), 36);
+            assert_eq!(hasher.len(), 36);
 
             // 2^64 − 64 + 100 bytes is 36 bytes modulo 2^64 bytes, and
             // (2^64 − 64 + 100) · 8 bits is 288 modulo 2^64.
@@ -230,9 +189,9 @@ mod tests {
             tail[..36].copy_from_slice(&data[64..]);
             tail[36] = 0x80;
             tail[56..].copy_from_slice(&288u64.to_be_bytes());
-            let mut expected = reference::H0;
+            let mut expected = crate::INITIAL_STATE;
             reference::compress(&mut expected, &[data[..64].try_into().unwrap(), tail]);
-            assert_eq!(hasher.finalize(), to_digest(expected), "{backend}");
+            assert_eq!(hasher.finalize(), Digest::from_state(expected), "{backend}");
         }
     }
 
@@ -245,12 +204,12 @@ mod tests {
         use digest::block_api::{CoreProxy, FixedOutputCore, UpdateCore};
 
         let mut hasher = Sha1::with_backend(Backend::Scalar).unwrap();
-        hasher.buffer.set_len(0u64.wrapping_sub(64));
+        hasher.core.set_blocks((1 << 58) - 1);
         hasher.update(&[5; 30]);
         let (core, buffer) = hasher.clone().decompose();
         let joined = Sha1::compose(core.clone(), buffer.clone());
         assert_eq!(
-            (joined.buffer.len(), joined.buffer.tail().len()),
+            (joined.len(), joined.buffer.tail().len()),
             (0u64.wrapping_sub(34), 30)
         );
 
@@ -265,7 +224,7 @@ mod tests {
         core.finalize_fixed_core(&mut buffer, &mut out);
         assert_eq!(out.as_slice(), hasher.clone().finalize().as_ref());
         let joined = Sha1::compose(core, buffer);
-        assert_eq!((joined.buffer.len(), joined.buffer.tail().len()), (30, 30));
+        assert_eq!((joined.len(), joined.buffer.tail().len()), (30, 30));
         assert_eq!(joined.finalize(), hasher.finalize());
     }
 }

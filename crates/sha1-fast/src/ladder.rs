@@ -1,8 +1,9 @@
 //! The optimisation ladder: every step from [`crate::reference`] to the
 //! scalar core, kept runnable so each step's gain can be measured
-//! (`benches/benches/sha1_ladder.rs`, `cargo xtask`). Bench-only, behind
-//! the non-default `ladder` feature; each step is tested equal to the
-//! reference.
+//! (`benches/benches/sha1_ladder.rs`, `cargo xtask`). A bench aid, not
+//! API: behind the non-default `ladder` feature, hidden from the docs,
+//! outside the crate's stability promise; each step is tested equal to
+//! the reference.
 //!
 //! Each step makes one move of the classic write-up relative to the one
 //! before; where it also changes something smaller, the list says so
@@ -30,10 +31,10 @@
 //!
 //! ```
 //! let blocks = [[0x5Au8; 64]; 2];
-//! let mut expected = sha1_fast::reference::H0;
+//! let mut expected = sha1_fast::INITIAL_STATE;
 //! sha1_fast::reference::compress(&mut expected, &blocks);
 //! for (name, compress) in sha1_fast::ladder::STEPS {
-//!     let mut state = sha1_fast::reference::H0;
+//!     let mut state = sha1_fast::INITIAL_STATE;
 //!     compress(&mut state, &blocks);
 //!     assert_eq!(state, expected, "{name}");
 //! }

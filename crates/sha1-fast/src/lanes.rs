@@ -11,8 +11,8 @@
 //! half-empty set of lanes.
 
 use crate::Digest;
-use crate::consts::H0;
-use crate::pad::{Padded, to_digest};
+use crate::INITIAL_STATE;
+use crate::pad::Padded;
 
 /// What an idle lane points at, so every slot of the block array is valid.
 static IDLE: [u8; 64] = [0; 64];
@@ -106,7 +106,7 @@ pub(crate) fn run<const N: usize>(
     debug_assert_eq!(messages.len(), out.len());
     debug_assert!((1..=N).contains(&min_lanes));
     let mut pending = messages.iter().copied().enumerate();
-    let mut states = [H0; N];
+    let mut states = [INITIAL_STATE; N];
     let mut cursors: [Cursor<'_>; N] = core::array::from_fn(|_| Cursor::idle());
     let mut active = 0;
     for cursor in &mut cursors {
@@ -130,8 +130,8 @@ pub(crate) fn run<const N: usize>(
                 lane += 1;
                 continue;
             }
-            out[cursors[lane].index] = to_digest(states[lane]);
-            states[lane] = H0;
+            out[cursors[lane].index] = Digest::from_state(states[lane]);
+            states[lane] = INITIAL_STATE;
             if let Some((index, message)) = pending.next() {
                 cursors[lane].start(index, message);
                 lane += 1;
@@ -149,6 +149,6 @@ pub(crate) fn run<const N: usize>(
     // these are the last few.
     for (state, cursor) in states.iter_mut().zip(&cursors).take(active) {
         cursor.finish(state, &mut compress);
-        out[cursor.index] = to_digest(*state);
+        out[cursor.index] = Digest::from_state(*state);
     }
 }

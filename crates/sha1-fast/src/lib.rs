@@ -21,6 +21,7 @@ mod buffer;
 pub mod checked;
 mod consts;
 mod digest;
+mod engine;
 mod hasher;
 #[cfg(any(test, feature = "ladder"))]
 #[doc(hidden)]
@@ -36,29 +37,18 @@ mod rounds;
 #[cfg(feature = "digest")]
 mod rustcrypto;
 mod scalar;
+mod sha1_core;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
 pub use backend::Backend;
+pub use consts::INITIAL_STATE;
 pub use digest::{Digest, ParseDigestError};
 pub use hasher::Sha1;
 #[cfg(feature = "alloc")]
 pub use many::digest_many;
 pub use many::{LengthMismatch, digest_many_into};
-#[cfg(feature = "digest")]
-pub use rustcrypto::Sha1Core;
-
-/// The state [`compress`] starts a message from: FIPS 180-4's initial hash
-/// value H(0) (§5.3.1).
-///
-/// ```
-/// let mut block = [0u8; 64];
-/// block[0] = 0x80; // the empty message, padded
-/// let mut state = sha1_fast::INITIAL_STATE;
-/// sha1_fast::compress(&mut state, &[block]);
-/// assert_eq!(state[0], 0xDA39_A3EE); // sha1("") starts da39a3ee
-/// ```
-pub const INITIAL_STATE: [u32; 5] = consts::H0;
+pub use sha1_core::Sha1Core;
 
 /// SHA-1 of `data` in one call, with the backend [`Backend::detect`]
 /// picks.
@@ -75,7 +65,7 @@ pub const INITIAL_STATE: [u32; 5] = consts::H0;
 #[inline]
 #[must_use]
 pub fn digest(data: &[u8]) -> Digest {
-    Backend::detect().digest(data)
+    engine::Engine::detect().digest(data)
 }
 
 /// The SHA-1 compression function: hashes each 64-byte block of `blocks`
@@ -99,5 +89,5 @@ pub fn digest(data: &[u8]) -> Digest {
 /// ```
 #[inline]
 pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    Backend::detect().compress(state, blocks);
+    engine::Engine::detect().compress(state, blocks);
 }

@@ -1,8 +1,6 @@
 //! Message padding (FIPS 180-4 §5.1.1), shared by the one-shot path, the
 //! streaming hasher and the many-message lanes.
 
-use crate::Digest;
-
 /// The padded end of a message: its last bytes, `0x80`, zeros, and the
 /// message length in bits, big-endian — one block, or two when fewer than
 /// 9 bytes are left after the data.
@@ -21,12 +19,14 @@ impl Padded {
         count: 0,
     };
 
-    /// The padded last blocks of a `message_len`-byte message (mod 2^64)
-    /// whose last `message_len % 64` bytes are `rest`.
+    /// The padded end of a message of `blocks` whole blocks (mod 2^58, so
+    /// that the byte count is mod 2^64) followed by `tail`, shorter than a
+    /// block.
     #[inline]
-    pub(crate) fn of(rest: &[u8], message_len: u64) -> Padded {
+    pub(crate) fn after_blocks(blocks: u64, tail: &[u8]) -> Padded {
+        let len = blocks.wrapping_mul(64).wrapping_add(tail.len() as u64);
         let mut padded = Padded::EMPTY;
-        padded.fill(rest, message_len);
+        padded.fill(tail, len);
         padded
     }
 
@@ -86,16 +86,6 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
         dst[len / 2] = src[len / 2];
         dst[len - 1] = src[len - 1];
     }
-}
-
-/// The digest of a final state: its five words, big-endian.
-#[inline(always)]
-pub(crate) fn to_digest(state: [u32; 5]) -> Digest {
-    let mut out = [0u8; Digest::LEN];
-    for (bytes, word) in out.as_chunks_mut::<4>().0.iter_mut().zip(state) {
-        *bytes = word.to_be_bytes();
-    }
-    Digest::from_bytes(out)
 }
 
 #[cfg(test)]

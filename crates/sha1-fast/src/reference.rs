@@ -5,7 +5,10 @@
 //! NIST vectors and the `sha1` crate. It is written to be checked by eye
 //! against the standard, not to be fast: an 80-word schedule, one loop over
 //! the rounds, f_t and K_t looked up per round, and the five working
-//! variables rotated by assignment. Not a user-facing backend.
+//! variables rotated by assignment.
+//!
+//! A test and bench aid, not API: hidden from the docs, outside the
+//! crate's stability promise.
 //!
 //! ```
 //! use sha1_fast::reference;
@@ -13,7 +16,8 @@
 //! assert_eq!(reference::digest(b"abc"), *sha1_fast::digest(b"abc").as_bytes());
 //! ```
 
-pub use crate::consts::{H0, K};
+use crate::INITIAL_STATE;
+pub use crate::consts::K;
 
 /// The logical function f_t of §4.1.1.
 pub(crate) fn f(t: usize, x: u32, y: u32, z: u32) -> u32 {
@@ -39,7 +43,7 @@ pub(crate) fn k(t: usize) -> u32 {
 /// block[..3].copy_from_slice(b"abc");
 /// block[3] = 0x80;
 /// block[63] = 24; // the message length in bits
-/// let h = reference::compress_block(reference::H0, &block);
+/// let h = reference::compress_block(sha1_fast::INITIAL_STATE, &block);
 /// assert_eq!(h[0], 0xA999_3E36);
 /// ```
 // Indexing by t, as the standard does, is the point here.
@@ -108,7 +112,7 @@ pub(crate) fn round(t: usize, [mut a, mut b, mut c, mut d, mut e]: [u32; 5], wt:
 /// as [`crate::compress`].
 ///
 /// ```
-/// let mut a = sha1_fast::reference::H0;
+/// let mut a = sha1_fast::INITIAL_STATE;
 /// let mut b = a;
 /// let blocks = [[7u8; 64]; 3];
 /// sha1_fast::reference::compress(&mut a, &blocks);
@@ -132,7 +136,7 @@ pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 /// ```
 pub fn digest(message: &[u8]) -> [u8; 20] {
     let (blocks, tail) = message.as_chunks::<64>();
-    let mut h = H0;
+    let mut h = INITIAL_STATE;
     compress(&mut h, blocks);
 
     // Append the bit "1", then zeros up to 448 mod 512 bits, then the

@@ -11,9 +11,8 @@
 //!
 //! The crate README's Features section has an example.
 
-use crate::consts::H0;
-use crate::hasher::{finish, stream_len};
-use crate::{Backend, Sha1};
+use crate::buffer::BlockBuffer;
+use crate::{Sha1, Sha1Core};
 use core::fmt;
 use digest::array::Array;
 use digest::block_api::{
@@ -177,48 +176,17 @@ impl CoreProxy for Sha1 {
     type Core = Sha1Core;
 
     fn compose(core: Sha1Core, buffer: Buffer<Sha1Core>) -> Sha1 {
-        Sha1::from_parts(core.state, core.blocks, buffer.get_data(), core.backend)
+        Sha1 {
+            core,
+            buffer: BlockBuffer::with_tail(buffer.get_data()),
+        }
     }
 
     fn decompose(self) -> (Sha1Core, Buffer<Sha1Core>) {
-        let (state, blocks, tail, backend) = self.parts();
-        let core = Sha1Core {
-            state,
-            blocks,
-            backend,
-        };
         // An eager buffer holds less than a block, as `Sha1` does.
-        (core, Buffer::<Sha1Core>::new(tail))
+        let buffer = Buffer::<Sha1Core>::new(self.buffer.tail());
+        (self.core, buffer)
     }
-}
-
-/// SHA-1 at the block level, for RustCrypto code that keeps its own
-/// buffer: the chaining state, the count of blocks compressed, and the
-/// [`Backend`] that compresses them.
-///
-/// Code rarely names it: `hmac::Hmac<sha1_fast::Sha1>` reaches it through
-/// [`Sha1`]'s `CoreProxy` impl. `Default` uses the best backend
-/// ([`Backend::detect`]); a core on another backend comes from a
-/// [`Sha1::with_backend`] hasher's `decompose`.
-///
-/// # Examples
-///
-/// ```
-/// use hmac::{Hmac, KeyInit, Mac};
-///
-/// // RFC 2202, test case 2.
-/// let mut mac = Hmac::<sha1_fast::Sha1>::new_from_slice(b"Jefe").expect("any key length");
-/// mac.update(b"what do ya want for nothing?");
-/// let tag = mac.finalize().into_bytes();
-/// assert_eq!(tag[..4], [0xef, 0xfc, 0xdf, 0x6a]);
-/// ```
-#[derive(Clone)]
-pub struct Sha1Core {
-    state: [u32; 5],
-    /// Whole blocks compressed (mod 2^58: the message length is mod 2^64
-    /// bytes).
-    blocks: u64,
-    backend: Backend,
 }
 
 /// Blocks are compressed as soon as they are whole, as [`Sha1`] does.
@@ -241,9 +209,7 @@ impl BufferKindUser for Sha1Core {
 impl UpdateCore for Sha1Core {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.blocks = self.blocks.wrapping_add(blocks.len() as u64);
-        self.backend
-            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
+        self.compress_blocks(Array::cast_slice_to_core(blocks));
     }
 }
 
@@ -252,22 +218,7 @@ impl UpdateCore for Sha1Core {
 impl FixedOutputCore for Sha1Core {
     #[inline]
     fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-        let tail = buffer.get_data();
-        let len = stream_len(self.blocks, tail.len());
-        out.copy_from_slice(finish(self.state, tail, len, self.backend).as_ref());
-    }
-}
-
-/// A core at the start of a message, on the best backend
-/// ([`Backend::detect`]).
-impl Default for Sha1Core {
-    #[inline]
-    fn default() -> Sha1Core {
-        Sha1Core {
-            state: H0,
-            blocks: 0,
-            backend: Backend::detect(),
-        }
+        out.copy_from_slice(self.clone().finalize(buffer.get_data()).as_ref());
     }
 }
 
@@ -275,25 +226,6 @@ impl Default for Sha1Core {
 impl Reset for Sha1Core {
     #[inline]
     fn reset(&mut self) {
-        self.state = H0;
-        self.blocks = 0;
-    }
-}
-
-/// Shows the backend and the block count, not the state.
-///
-/// ```
-/// use digest::block_api::CoreProxy;
-/// use sha1_fast::{Backend, Sha1};
-///
-/// let (core, _) = Sha1::with_backend(Backend::Scalar).unwrap().decompose();
-/// assert_eq!(format!("{core:?}"), "Sha1Core { backend: Scalar, blocks: 0, .. }");
-/// ```
-impl fmt::Debug for Sha1Core {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Sha1Core")
-            .field("backend", &self.backend)
-            .field("blocks", &self.blocks)
-            .finish_non_exhaustive()
+        Sha1Core::reset(self);
     }
 }

@@ -12,6 +12,7 @@
 //! `differential.rs` and `many.rs`.
 #![cfg(miri)]
 
+#[path = "all/common.rs"]
 mod common;
 
 use common::{backends, chunked, noise};

@@ -53,9 +53,9 @@ pub(crate) use ubc::{ALL_DVS, Planes, VECTOR_TABLES, dv_mask_from_planes};
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) use ubc::{dv_mask_reference, planes_portable, test_words, window};
 
+use crate::INITIAL_STATE;
 use crate::buffer::{BLOCK, BlockBuffer};
-use crate::consts::H0;
-use crate::pad::to_digest;
+use crate::pad::Padded;
 use crate::{Backend, Digest};
 use core::fmt;
 
@@ -111,6 +111,8 @@ pub struct Sha1 {
     /// The mitigated chaining value, once an attack block made it differ
     /// from `state`; until then `state` is both.
     mitigated: Option<[u32; 5]>,
+    /// Whole blocks compressed (mod 2^58).
+    blocks: u64,
     buffer: BlockBuffer,
     backend: Backend,
     reduced_round: bool,
@@ -141,8 +143,9 @@ impl Sha1 {
 
     fn start(backend: Backend) -> Sha1 {
         Sha1 {
-            state: H0,
+            state: INITIAL_STATE,
             mitigated: None,
+            blocks: 0,
             buffer: BlockBuffer::EMPTY,
             backend,
             reduced_round: false,
@@ -173,7 +176,10 @@ impl Sha1 {
     /// Hashes `data`.
     pub fn update(&mut self, data: &[u8]) {
         let mut buffer = core::mem::replace(&mut self.buffer, BlockBuffer::EMPTY);
-        buffer.update(data, |blocks| self.absorb(blocks));
+        buffer.update(data, |blocks| {
+            self.blocks = self.blocks.wrapping_add(blocks.len() as u64);
+            self.absorb(blocks);
+        });
         self.buffer = buffer;
     }
 
@@ -197,13 +203,13 @@ impl Sha1 {
     ///
     /// [`Collision`] when the data holds a collision attack.
     pub fn finalize(mut self) -> Result<Digest, Collision> {
-        let padded = self.buffer.padded();
+        let padded = Padded::after_blocks(self.blocks, self.buffer.tail());
         self.absorb(padded.blocks());
         match self.mitigated {
-            None => Ok(to_digest(self.state)),
+            None => Ok(Digest::from_state(self.state)),
             Some(mitigated) => Err(Collision {
-                digest: to_digest(self.state),
-                mitigated: to_digest(mitigated),
+                digest: Digest::from_state(self.state),
+                mitigated: Digest::from_state(mitigated),
             }),
         }
     }
@@ -322,7 +328,7 @@ impl fmt::Debug for Sha1 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sha1")
             .field("backend", &self.backend)
-            .field("len", &self.buffer.len())
+            .field("blocks", &self.blocks)
             .field("collision_detected", &self.collision_detected())
             .finish_non_exhaustive()
     }

@@ -16,8 +16,8 @@
 //! after CPUID (cached by `cpufeatures`) reported every feature they enable.
 
 use crate::Digest;
+use crate::INITIAL_STATE;
 use crate::checked::dv_mask_from_planes;
-use crate::consts::H0;
 use crate::lanes;
 use crate::pad::Padded;
 use crate::x86::filter_avx512::Avx512Filter;
@@ -416,7 +416,7 @@ fn digest_one(data: &[u8]) -> Digest {
     let (body, rest) = data.as_chunks::<64>();
     let mut tail = Padded::EMPTY;
     tail.fill(rest, data.len() as u64);
-    let (abcd, e) = load_state!(H0);
+    let (abcd, e) = load_state!(INITIAL_STATE);
     let (mut abcd, mut e) = ([abcd], [e]);
     for block in body.iter().chain(tail.blocks()) {
         block!(abcd, e, [block]);

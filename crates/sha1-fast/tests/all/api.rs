@@ -1,8 +1,6 @@
 //! The API's promises beyond the hash value itself.
 
-mod common;
-
-use common::{backends, unavailable};
+use crate::common::{backends, unavailable};
 use sha1_fast::{Backend, Digest, ParseDigestError, Sha1};
 use std::collections::HashSet;
 use std::io::Write;
@@ -252,15 +250,15 @@ fn hasher_clones_resets_and_writes() {
         hasher.flush().unwrap();
         assert_eq!(hasher.finalize().to_string(), ABC);
 
-        let data = common::noise(3, 100_000);
+        let data = crate::common::noise(3, 100_000);
         let mut hasher = Sha1::with_backend(backend).unwrap();
         std::io::copy(&mut &data[..], &mut hasher).unwrap();
-        assert_eq!(hasher.finalize(), common::oracle(&data));
+        assert_eq!(hasher.finalize(), crate::common::oracle(&data));
         // One large `write` hashes all of it and says so (a caller looping
         // on `write` would otherwise feed the rest twice).
         let mut hasher = Sha1::with_backend(backend).unwrap();
         assert_eq!(hasher.write(&data).unwrap(), data.len());
-        assert_eq!(hasher.finalize(), common::oracle(&data));
+        assert_eq!(hasher.finalize(), crate::common::oracle(&data));
     }
 }
 

@@ -1,9 +1,7 @@
 //! Differential tests against the `sha1` crate (the external oracle) and
 //! `sha1_fast::reference`, for every backend available on this machine.
 
-mod common;
-
-use common::{backends, check_all, noise, oracle};
+use crate::common::{backends, check_all, noise, oracle};
 use proptest::prelude::*;
 use sha1_fast::{Backend, Digest, Sha1, reference};
 

@@ -2,9 +2,7 @@
 //! [`sha1_fast::digest_many`] (the detected backend) and through
 //! `Backend::digest_many_into` for every backend available here.
 
-mod common;
-
-use common::{backends, noise, oracle, unavailable};
+use crate::common::{backends, noise, oracle, unavailable};
 use proptest::prelude::*;
 use sha1_fast::{Digest, LengthMismatch};
 

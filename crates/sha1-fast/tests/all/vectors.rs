@@ -1,9 +1,7 @@
 //! Known answers: the NIST CAVP byte-oriented SHA-1 files and the FIPS
 //! examples under `vectors/sha1/`.
 
-mod common;
-
-use common::{backends, check_all};
+use crate::common::{backends, check_all};
 use sha1_fast::{Digest, Sha1};
 use testkit::vectors::{HashCase, RepeatCase, load_repeat, load_rsp};
 

@@ -4,9 +4,7 @@
 //! the tags of `hmac::Hmac<sha1::Sha1>` and of RFC 2202.
 #![cfg(feature = "digest")]
 
-mod common;
-
-use common::{backends, noise, oracle};
+use crate::common::{backends, noise, oracle};
 use digest::block_api::{CoreProxy, FixedOutputCore, UpdateCore};
 use digest::{DynDigest, FixedOutput, FixedOutputReset, Output, Update};
 use hmac::{Hmac, HmacReset, KeyInit, Mac, SimpleHmac};

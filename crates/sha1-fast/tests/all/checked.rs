@@ -3,9 +3,7 @@
 //! right; everything else hashes as plain SHA-1; and the answers agree with
 //! `sha1dc` and `sha1-checked`, two other implementations of the method.
 
-mod common;
-
-use common::{backends, noise, oracle};
+use crate::common::{backends, noise, oracle};
 use proptest::prelude::*;
 use sha1_fast::checked::{self, Collision};
 use sha1_fast::{Backend, Digest};
