@@ -51,7 +51,10 @@ mod ubc;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use ubc::{ALL_DVS, Planes, VECTOR_TABLES, dv_mask_from_planes};
 #[cfg(all(test, target_arch = "x86_64"))]
-pub(crate) use ubc::{dv_mask_reference, planes_portable, test_words, window};
+pub(crate) use {
+    recompress::expand,
+    ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window},
+};
 
 use crate::INITIAL_STATE;
 use crate::buffer::{BLOCK, BlockBuffer};
@@ -283,25 +286,43 @@ fn compress_checked(
         let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
         return token.compress_checked(state, blocks, avx512, is_attack);
     }
+    #[cfg(target_arch = "x86_64")]
+    if backend == Backend::SimdSchedule
+        && let Some(token) = crate::x86::simd_schedule::Ssse3::detect()
+    {
+        let filter = |block: &_| token.dv_mask(block);
+        return compress_filtered(backend, state, blocks, reduced_round, filter);
+    }
+    let filter = |block: &_| ubc::dv_mask(ubc::window(&recompress::expand(block)));
+    compress_filtered(backend, state, blocks, reduced_round, filter)
+}
+
+/// [`compress_checked`] for the backends whose kernels do not filter:
+/// `filter` (a [`ubc::dv_mask`]) finds the first suspect block, the clean
+/// run before it is compressed with the backend, the suspect alone with
+/// the recompression test.
+#[inline(always)]
+fn compress_filtered(
+    backend: Backend,
+    state: &mut [u32; 5],
+    blocks: &[[u8; BLOCK]],
+    reduced_round: bool,
+    filter: impl Fn(&[u8; BLOCK]) -> u64,
+) -> Option<usize> {
     let mut rest = blocks;
     while !rest.is_empty() {
-        // The clean run, then the block the filter lets through.
-        let mut suspect = None;
-        for (i, block) in rest.iter().enumerate() {
-            let w = recompress::expand(block);
-            let mask = ubc::dv_mask(ubc::window(&w));
-            if mask != 0 {
-                suspect = Some((i, w, mask));
-                break;
-            }
-        }
-        let Some((i, w, mask)) = suspect else {
+        let Some((i, mask)) = rest
+            .iter()
+            .enumerate()
+            .find_map(|(i, block)| Some((i, filter(block))).filter(|&(_, mask)| mask != 0))
+        else {
             backend.compress(state, rest);
             return None;
         };
         backend.compress(state, &rest[..i]);
         let ihv = *state;
         backend.compress(state, &rest[i..=i]);
+        let w = recompress::expand(&rest[i]);
         if recompress::is_attack(
             &ihv,
             state,
