@@ -15,10 +15,10 @@
 
 use crate::checked::Planes;
 use core::arch::aarch64::{
-    uint8x16_t, uint8x16x3_t, uint8x16x4_t, uint32x4_t, uint64x2_t, vandq_u8, vbslq_u64,
-    vcombine_u8, vcreate_u8, vdupq_n_u8, vdupq_n_u64, vgetq_lane_u64, vqtbl1q_u8, vqtbl3q_u8,
-    vqtbl4q_u8, vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u64_u8, vshlq_n_u64,
-    vshrq_n_u8, vshrq_n_u64,
+    uint8x16_t, uint8x16x2_t, uint8x16x3_t, uint8x16x4_t, uint32x4_t, uint64x2_t, vandq_u8,
+    vandq_u64, vcombine_u8, vcreate_u8, vdupq_n_u8, vdupq_n_u64, veorq_u64, vgetq_lane_u64,
+    vqtbl1q_u8, vqtbl2q_u8, vqtbl3q_u8, vqtbl4q_u8, vreinterpretq_u8_u32, vreinterpretq_u8_u64,
+    vreinterpretq_u64_u8, vshlq_n_u64, vshrq_n_u8, vshrq_n_u64, vsriq_n_u8,
 };
 
 /// The groups of W\[32..68\], W_{4k} in each lane 0.
@@ -57,21 +57,30 @@ const GATHER_TAIL: [u64; 2] = halves([
     0, 4, 8, 12, 3, 7, 11, 15, NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE,
 ]);
 
-/// From the transposed bytes (three registers: words 0–15, 16–31, and
-/// 32–35 in the third's low bits): planes `first` and `second` (bit
-/// positions within the byte), in the two 64-bit lanes; `None` gives zero.
-const fn collect(first: u8, second: Option<u8>) -> [u64; 2] {
+/// From transposed bytes: planes `first` and `second` (bit positions
+/// within the byte; `None` gives zero) in the two 64-bit lanes, plane bits
+/// 8n..8n+8 from table byte `from[n] + bit`.
+const fn collect(from: [u8; 5], first: u8, second: Option<u8>) -> [u64; 2] {
     let mut index = [NONE; 16];
     let mut n = 0;
     while n < 5 {
-        index[n] = 8 * n as u8 + first;
+        index[n] = from[n] + first;
         if let Some(second) = second {
-            index[8 + n] = 8 * n as u8 + second;
+            index[8 + n] = from[n] + second;
         }
         n += 1;
     }
     halves(index)
 }
+
+/// Where [`planes`] finds the bytes of a low plane: words 0–7 and 8–15 in
+/// the first register's lanes, 16–31 in the second's, 32–35 in the third.
+const LOW_BYTES: [u8; 5] = [0, 8, 16, 24, 32];
+
+/// Where [`planes`] finds the bytes of a top plane (bits 28–30, at bits
+/// 0–2 of the bytes): words 0–7 and 8–15 at the start of the first
+/// register's lanes, 16–23 and 24–31 four bytes on, 32–35 in the second.
+const TOP_BYTES: [u8; 5] = [0, 8, 4, 12, 20];
 
 /// The register whose bytes are `halves`.
 #[target_feature(enable = "neon")]
@@ -85,8 +94,8 @@ fn bytes(halves: [u64; 2]) -> uint8x16_t {
 #[target_feature(enable = "neon")]
 #[inline]
 fn swap<const SHIFT: i32>(x: uint64x2_t, mask: u64) -> uint64x2_t {
-    let moved_up = vbslq_u64(vdupq_n_u64(mask << SHIFT), vshlq_n_u64::<SHIFT>(x), x);
-    vbslq_u64(vdupq_n_u64(mask), vshrq_n_u64::<SHIFT>(x), moved_up)
+    let trade = vandq_u64(veorq_u64(x, vshrq_n_u64::<SHIFT>(x)), vdupq_n_u64(mask));
+    veorq_u64(x, veorq_u64(trade, vshlq_n_u64::<SHIFT>(trade)))
 }
 
 /// Each 64-bit lane of `x` transposed as an 8×8 bit matrix: bit b of byte
@@ -106,31 +115,33 @@ fn transpose(x: uint8x16_t) -> uint8x16_t {
 #[target_feature(enable = "neon")]
 #[inline]
 pub(crate) fn planes(groups: &Groups) -> Planes {
-    let g = groups.map(|words| vreinterpretq_u8_u32(words));
-    let first = uint8x16x4_t(g[0], g[1], g[2], g[3]);
-    let second = uint8x16x4_t(g[4], g[5], g[6], g[7]);
+    let g = |i: usize| vreinterpretq_u8_u32(groups[i]);
+    let first = uint8x16x4_t(g(0), g(1), g(2), g(3));
+    let second = uint8x16x4_t(g(4), g(5), g(6), g(7));
     let (low, top) = (bytes(gather(0)), bytes(gather(3)));
-    // Low and top bytes of words 0–15 and 16–31, and of 32–35 together;
-    // then byte b of each lane is bit b of its eight words.
+    // Byte b of each lane becomes bit b of its eight words: of the low
+    // bytes of words 0–15 and 16–31; of the top bytes' upper halves of
+    // words 0–15 (bytes 0–3) and 16–31 (bytes 4–7), one register for both
+    // as only bits 28–30 are read; and of words 32–35, whose low bytes
+    // give the low halves of the tail's bytes, their top bytes the high.
     let low_first = transpose(vqtbl4q_u8(first, low));
     let low_second = transpose(vqtbl4q_u8(second, low));
-    let top_first = transpose(vqtbl4q_u8(first, top));
-    let top_second = transpose(vqtbl4q_u8(second, top));
-    let tail = transpose(vqtbl1q_u8(g[8], bytes(GATHER_TAIL)));
-    // The tail's byte b has bit b of the low bytes of words 32–35 in its
-    // low half, of their top bytes in its high half.
+    let top = transpose(vsriq_n_u8::<4>(
+        vqtbl4q_u8(second, top),
+        vqtbl4q_u8(first, top),
+    ));
+    let tail = transpose(vqtbl1q_u8(g(8), bytes(GATHER_TAIL)));
     let low = uint8x16x3_t(low_first, low_second, vandq_u8(tail, vdupq_n_u8(0x0F)));
-    let top = uint8x16x3_t(top_first, top_second, vshrq_n_u8::<4>(tail));
+    let top = uint8x16x2_t(top, vshrq_n_u8::<4>(tail));
+    let pair = |p: uint8x16_t| vreinterpretq_u64_u8(p);
     let pairs = [
-        vqtbl3q_u8(low, bytes(collect(0, Some(1)))),
-        vqtbl3q_u8(low, bytes(collect(2, Some(3)))),
-        vqtbl3q_u8(low, bytes(collect(4, Some(5)))),
-        vqtbl3q_u8(low, bytes(collect(6, Some(7)))),
-        // Bits 28, 29 and 30 are bits 4, 5 and 6 of the top bytes.
-        vqtbl3q_u8(top, bytes(collect(4, Some(5)))),
-        vqtbl3q_u8(top, bytes(collect(6, None))),
-    ]
-    .map(|pair| vreinterpretq_u64_u8(pair));
+        pair(vqtbl3q_u8(low, bytes(collect(LOW_BYTES, 0, Some(1))))),
+        pair(vqtbl3q_u8(low, bytes(collect(LOW_BYTES, 2, Some(3))))),
+        pair(vqtbl3q_u8(low, bytes(collect(LOW_BYTES, 4, Some(5))))),
+        pair(vqtbl3q_u8(low, bytes(collect(LOW_BYTES, 6, Some(7))))),
+        pair(vqtbl2q_u8(top, bytes(collect(TOP_BYTES, 0, Some(1))))),
+        pair(vqtbl2q_u8(top, bytes(collect(TOP_BYTES, 2, None)))),
+    ];
     core::array::from_fn(|p| match p % 2 {
         0 => vgetq_lane_u64::<0>(pairs[p / 2]),
         _ => vgetq_lane_u64::<1>(pairs[p / 2]),
