@@ -15,6 +15,12 @@
 //! the low word of a SIMD register), so the state is ABCD in one vector (A
 //! in lane 0) and E beside it.
 //!
+//! Collision detection ([`ArmSha::compress_checked`]) runs in the same
+//! block macro: it spills the schedule words W\[32..68\] as the groups
+//! use them, and the filter runs on their NEON bit planes
+//! ([`crate::aarch64::planes`]) beside the next block's rounds; the
+//! recompression steps its whole groups here too ([`ArmSha::groups`]).
+//!
 //! Soundness: every function that executes a SHA instruction is
 //! `#[target_feature]` and private. The crate reaches them only through
 //! methods of [`ArmSha`], a token that [`ArmSha::detect`] makes after the
@@ -349,22 +355,15 @@ fn digest_lanes(messages: &[&[u8]], out: &mut [Digest]) {
 #[cfg(test)]
 mod tests {
     use super::ArmSha;
-    use crate::checked::{dv_mask, expand, scalar_groups, window};
+    use crate::checked::{dv_mask, expand, scalar_groups, test_words, window};
     use crate::reference::compress_block;
     use std::vec::Vec;
 
-    /// Pseudo-random blocks (xorshift64), so failures reproduce.
+    /// Pseudo-random blocks: the first sixteen words of the filter tests'
+    /// expanded messages, which are random in every round.
     fn blocks(count: usize) -> Vec<[u8; 64]> {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        (0..count)
-            .map(|_| {
-                core::array::from_fn(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x >> 32) as u8
-                })
-            })
+        test_words(count)
+            .map(|w| core::array::from_fn(|i| w[i / 4].to_be_bytes()[i % 4]))
             .collect()
     }
 

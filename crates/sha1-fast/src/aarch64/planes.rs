@@ -4,14 +4,17 @@
 //! The filter reads W\[32..68\]: nine groups of four words, as the Arm SHA
 //! kernel produces them (W_{4k} in lane 0). NEON has no `pmovmskb`, so the
 //! planes come from a bit-matrix transpose instead:
-//! 1. table lookups (`tbl`) gather the low bytes of the 36 words, in order
-//!    of t, into two registers and a tail, and their top bytes likewise;
+//! 1. table lookups (`tbl`) gather the low bytes of words 0–15 into one
+//!    register and of 16–31 into another, in order of t; the top bytes'
+//!    upper halves (only bits 28–30 are read) of all 32 into a third (one
+//!    `sri`), and words 32–35's low and top bytes into a tail;
 //! 2. three delta swaps per 64-bit lane transpose each run of eight bytes
 //!    as an 8×8 bit matrix, so that byte b of a lane holds bit b of eight
 //!    consecutive words;
 //! 3. one more lookup per two planes collects each plane's five bytes.
 //!
-//! About 80 instructions for all eleven planes (docs/sha1-checked.md).
+//! About 90 instructions for all eleven planes, 121 with the loads and
+//! stores around them when not inlined (docs/sha1-checked.md).
 
 use crate::checked::Planes;
 use core::arch::aarch64::{
@@ -118,17 +121,17 @@ pub(crate) fn planes(groups: &Groups) -> Planes {
     let g = |i: usize| vreinterpretq_u8_u32(groups[i]);
     let first = uint8x16x4_t(g(0), g(1), g(2), g(3));
     let second = uint8x16x4_t(g(4), g(5), g(6), g(7));
-    let (low, top) = (bytes(gather(0)), bytes(gather(3)));
+    let (gather_low, gather_top) = (bytes(gather(0)), bytes(gather(3)));
     // Byte b of each lane becomes bit b of its eight words: of the low
-    // bytes of words 0–15 and 16–31; of the top bytes' upper halves of
-    // words 0–15 (bytes 0–3) and 16–31 (bytes 4–7), one register for both
-    // as only bits 28–30 are read; and of words 32–35, whose low bytes
-    // give the low halves of the tail's bytes, their top bytes the high.
-    let low_first = transpose(vqtbl4q_u8(first, low));
-    let low_second = transpose(vqtbl4q_u8(second, low));
+    // bytes of words 0–15 and of 16–31; of the top bytes' upper halves,
+    // words 0–15 in the low half of each byte and 16–31 in the high half
+    // (only bits 28–30 are read); and of words 32–35, the low bytes in
+    // the tail's low halves and the top bytes in its high halves.
+    let low_first = transpose(vqtbl4q_u8(first, gather_low));
+    let low_second = transpose(vqtbl4q_u8(second, gather_low));
     let top = transpose(vsriq_n_u8::<4>(
-        vqtbl4q_u8(second, top),
-        vqtbl4q_u8(first, top),
+        vqtbl4q_u8(second, gather_top),
+        vqtbl4q_u8(first, gather_top),
     ));
     let tail = transpose(vqtbl1q_u8(g(8), bytes(GATHER_TAIL)));
     let low = uint8x16x3_t(low_first, low_second, vandq_u8(tail, vdupq_n_u8(0x0F)));
