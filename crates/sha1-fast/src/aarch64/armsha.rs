@@ -15,6 +15,12 @@
 //! the low word of a SIMD register), so the state is ABCD in one vector (A
 //! in lane 0) and E beside it.
 //!
+//! Collision detection ([`ArmSha::compress_checked`]) runs in the same
+//! block macro: it spills the schedule words W\[32..68\] as the groups
+//! use them, and the filter runs on their NEON bit planes
+//! ([`crate::aarch64::planes`]) beside the next block's rounds; the
+//! recompression steps its whole groups here too ([`ArmSha::groups`]).
+//!
 //! Soundness: every function that executes a SHA instruction is
 //! `#[target_feature]` and private. The crate reaches them only through
 //! methods of [`ArmSha`], a token that [`ArmSha::detect`] makes after the
@@ -22,6 +28,8 @@
 //! the architecture has no SHA instructions without Advanced SIMD).
 
 use crate::Digest;
+use crate::aarch64::planes;
+use crate::checked::dv_mask_from_planes;
 use crate::consts::K;
 use crate::lanes;
 use core::arch::aarch64::{
@@ -59,6 +67,41 @@ impl ArmSha {
         // SAFETY: `self` exists, so `ArmSha::detect` saw the feature that
         // `compress_blocks` enables.
         unsafe { compress_blocks(state, parts) }
+    }
+
+    /// [`crate::checked`]'s compression on this backend: compresses
+    /// `blocks` into `state`, handing each block the collision filter lets
+    /// through to `is_attack` (chaining value in, output, block, filter
+    /// mask), and stops before the first attack block, returning its index
+    /// with `state` the chaining value before it. The filter runs on the
+    /// NEON planes ([`planes`]) of the schedule words the rounds use.
+    #[inline]
+    pub(crate) fn compress_checked(
+        self,
+        state: &mut [u32; 5],
+        blocks: &[[u8; 64]],
+        is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
+    ) -> Option<usize> {
+        // SAFETY: `self` exists, so `ArmSha::detect` saw the feature that
+        // `compress_checked_neon` enables.
+        unsafe { compress_checked_neon(state, blocks, is_attack) }
+    }
+
+    /// Steps 4·`first` to 4·`last` of the compression from `state` (the
+    /// state before step 4·`first`), with the expanded message `w`, as
+    /// whole groups of four on the SHA instructions: the recompression of
+    /// [`crate::checked`] on this backend.
+    #[inline]
+    pub(crate) fn groups(
+        self,
+        state: [u32; 5],
+        w: &[u32; 80],
+        first: usize,
+        last: usize,
+    ) -> [u32; 5] {
+        // SAFETY: `self` exists, so `ArmSha::detect` saw the feature that
+        // `step_groups` enables.
+        unsafe { step_groups(state, w, first, last) }
     }
 
     /// [`crate::digest_many_into`] on this backend; `out` has one slot per
@@ -102,10 +145,15 @@ macro_rules! group {
 }
 
 /// One 64-byte block per lane: `$blocks[i]` into the state held as
-/// `$abcd[i]` (A in lane 0) and `$e[i]`. Only inside functions that enable
-/// this module's feature.
+/// `$abcd[i]` (A in lane 0) and `$e[i]`. `$spill!(k, words)` is invoked
+/// with each group's four schedule words (W_{4k} in lane 0) before the
+/// group uses them. Only inside functions that enable this module's
+/// feature.
 macro_rules! block {
-    ($abcd:ident, $e:ident, $blocks:expr) => {{
+    ($abcd:ident, $e:ident, $blocks:expr) => {
+        block!($abcd, $e, $blocks, no_spill())
+    };
+    ($abcd:ident, $e:ident, $blocks:expr, $spill:ident($($to:tt)*)) => {{
         let blocks = $blocks;
         let (abcd_in, e_in) = ($abcd, $e);
         let [mut m0, mut m1, mut m2, mut m3] = core::array::from_fn(|quarter| {
@@ -121,31 +169,66 @@ macro_rules! block {
         let [k0, k1, k2, k3] = K.map(|k| vdupq_n_u32(k));
         // Groups 0–15 extend the schedule by the four words group k+4
         // reads; the last four read what is there.
+        $spill!(0, m0 $($to)*);
         group!(vsha1cq_u32, k0, $abcd, $e, [m0 m1 m2 m3] extend);
+        $spill!(1, m1 $($to)*);
         group!(vsha1cq_u32, k0, $abcd, $e, [m1 m2 m3 m0] extend);
+        $spill!(2, m2 $($to)*);
         group!(vsha1cq_u32, k0, $abcd, $e, [m2 m3 m0 m1] extend);
+        $spill!(3, m3 $($to)*);
         group!(vsha1cq_u32, k0, $abcd, $e, [m3 m0 m1 m2] extend);
+        $spill!(4, m0 $($to)*);
         group!(vsha1cq_u32, k0, $abcd, $e, [m0 m1 m2 m3] extend);
+        $spill!(5, m1 $($to)*);
         group!(vsha1pq_u32, k1, $abcd, $e, [m1 m2 m3 m0] extend);
+        $spill!(6, m2 $($to)*);
         group!(vsha1pq_u32, k1, $abcd, $e, [m2 m3 m0 m1] extend);
+        $spill!(7, m3 $($to)*);
         group!(vsha1pq_u32, k1, $abcd, $e, [m3 m0 m1 m2] extend);
+        $spill!(8, m0 $($to)*);
         group!(vsha1pq_u32, k1, $abcd, $e, [m0 m1 m2 m3] extend);
+        $spill!(9, m1 $($to)*);
         group!(vsha1pq_u32, k1, $abcd, $e, [m1 m2 m3 m0] extend);
+        $spill!(10, m2 $($to)*);
         group!(vsha1mq_u32, k2, $abcd, $e, [m2 m3 m0 m1] extend);
+        $spill!(11, m3 $($to)*);
         group!(vsha1mq_u32, k2, $abcd, $e, [m3 m0 m1 m2] extend);
+        $spill!(12, m0 $($to)*);
         group!(vsha1mq_u32, k2, $abcd, $e, [m0 m1 m2 m3] extend);
+        $spill!(13, m1 $($to)*);
         group!(vsha1mq_u32, k2, $abcd, $e, [m1 m2 m3 m0] extend);
+        $spill!(14, m2 $($to)*);
         group!(vsha1mq_u32, k2, $abcd, $e, [m2 m3 m0 m1] extend);
+        $spill!(15, m3 $($to)*);
         group!(vsha1pq_u32, k3, $abcd, $e, [m3 m0 m1 m2] extend);
+        $spill!(16, m0 $($to)*);
         group!(vsha1pq_u32, k3, $abcd, $e, [m0 m1 m2 m3]);
+        $spill!(17, m1 $($to)*);
         group!(vsha1pq_u32, k3, $abcd, $e, [m1 m2 m3 m0]);
+        $spill!(18, m2 $($to)*);
         group!(vsha1pq_u32, k3, $abcd, $e, [m2 m3 m0 m1]);
+        $spill!(19, m3 $($to)*);
         group!(vsha1pq_u32, k3, $abcd, $e, [m3 m0 m1 m2]);
         for lane in 0..$abcd.len() {
             $abcd[lane] = vaddq_u32($abcd[lane], abcd_in[lane]);
             $e[lane] = $e[lane].wrapping_add(e_in[lane]);
         }
     }};
+}
+
+/// The `$spill` of [`block!`] for callers that need no schedule words.
+macro_rules! no_spill {
+    ($k:literal, $words:ident) => {};
+}
+
+/// The `$spill` of [`block!`] for the collision filter: groups 8–16
+/// (W\[32..68\]) of the one lane into `$window`.
+macro_rules! spill_window {
+    ($k:literal, $words:ident $window:ident) => {
+        if 8 <= $k && $k <= 16 {
+            $window[$k - 8] = $words[0];
+        }
+    };
 }
 
 /// The state as the instructions want it: ABCD in one vector, A in lane 0,
@@ -188,6 +271,63 @@ fn compress_blocks(state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
     *state = store_state!(abcd[0], e[0]);
 }
 
+/// [`ArmSha::compress_checked`]: each block's schedule words 32–67 are
+/// kept as the rounds use them, and the filter runs on them beside the
+/// next block's rounds (nothing waits for it but a branch that is rarely
+/// taken).
+#[target_feature(enable = "sha2")]
+fn compress_checked_neon(
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    mut is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
+) -> Option<usize> {
+    let (abcd, e) = load_state!(state);
+    let (mut abcd, mut e) = ([abcd], [e]);
+    let mut window: planes::Groups = [vdupq_n_u32(0); 9];
+    for (index, block) in blocks.iter().enumerate() {
+        let before = (abcd[0], e[0]);
+        block!(abcd, e, [block], spill_window(window));
+        let mask = dv_mask_from_planes(&planes::planes(&window));
+        if mask != 0 {
+            let ihv = store_state!(before.0, before.1);
+            if is_attack(&ihv, &store_state!(abcd[0], e[0]), block, mask) {
+                *state = ihv;
+                return Some(index);
+            }
+        }
+    }
+    *state = store_state!(abcd[0], e[0]);
+    None
+}
+
+/// [`ArmSha::groups`].
+#[target_feature(enable = "sha2")]
+fn step_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u32; 5] {
+    let (mut abcd, mut e) = load_state!(&state);
+    for (k, words) in w
+        .as_chunks::<4>()
+        .0
+        .iter()
+        .enumerate()
+        .take(last)
+        .skip(first)
+    {
+        // SAFETY: `words` is four readable `u32`s, and `ld1` of words
+        // needs only their natural alignment.
+        let words = unsafe { vld1q_u32(words.as_ptr()) };
+        let wk = vaddq_u32(words, vdupq_n_u32(K[k / 5]));
+        // E four steps on is rotl30 of A now, as in `group!`.
+        let next_e = vsha1h_u32(vgetq_lane_u32::<0>(abcd));
+        abcd = match k / 5 {
+            0 => vsha1cq_u32(abcd, e, wk),
+            2 => vsha1mq_u32(abcd, e, wk),
+            _ => vsha1pq_u32(abcd, e, wk),
+        };
+        e = next_e;
+    }
+    store_state!(abcd, e)
+}
+
 /// One block into each of the [`LANES`] states, the lanes interleaved
 /// group by group.
 #[target_feature(enable = "sha2")]
@@ -210,4 +350,102 @@ fn digest_lanes(messages: &[&[u8]], out: &mut [Digest]) {
         |states, blocks, _active| compress_lanes(states, blocks),
         |state, parts| compress_blocks(state, parts),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ArmSha;
+    use crate::checked::{dv_mask, expand, scalar_groups, test_words, window};
+    use crate::reference::compress_block;
+    use std::vec::Vec;
+
+    /// Pseudo-random blocks: the first sixteen words of the filter tests'
+    /// expanded messages, which are random in every round.
+    fn blocks(count: usize) -> Vec<[u8; 64]> {
+        test_words(count)
+            .map(|w| core::array::from_fn(|i| w[i / 4].to_be_bytes()[i % 4]))
+            .collect()
+    }
+
+    /// What the kernel must hand `is_attack` for each block the filter
+    /// lets through: its index, the chaining values around it and the
+    /// mask, from the scalar expansion, the portable filter and the
+    /// reference compression.
+    type Suspect = (usize, [u32; 5], [u32; 5], u64);
+
+    fn portable_suspects(start: [u32; 5], blocks: &[[u8; 64]]) -> (Vec<Suspect>, [u32; 5]) {
+        let mut state = start;
+        let mut suspects = Vec::new();
+        for (index, block) in blocks.iter().enumerate() {
+            let output = compress_block(state, block);
+            let mask = dv_mask(window(&expand(block)));
+            if mask != 0 {
+                suspects.push((index, state, output, mask));
+            }
+            state = output;
+        }
+        (suspects, state)
+    }
+
+    /// The NEON filter on the spilled schedule lets through the blocks
+    /// the portable filter does, with the same masks and states, and the
+    /// kernel's digest state is the reference's.
+    #[test]
+    fn checked_kernel_filters_as_the_portable_filter() {
+        let Some(token) = ArmSha::detect() else {
+            return;
+        };
+        let blocks = blocks(3_000);
+        let start = [1, 0x8000_0000, 0xDEAD_BEEF, 7, 0xFFFF_FFFF];
+        let (expected, end) = portable_suspects(start, &blocks);
+        assert!(expected.len() > 60, "random blocks pass now and then");
+        let mut seen = Vec::new();
+        let mut state = start;
+        let stopped = token.compress_checked(&mut state, &blocks, |ihv, output, block, mask| {
+            let index = blocks
+                .iter()
+                .position(|b| b == block)
+                .expect("a given block");
+            seen.push((index, *ihv, *output, mask));
+            false
+        });
+        assert_eq!((stopped, state), (None, end));
+        assert_eq!(seen, expected);
+    }
+
+    /// An attack verdict stops the kernel before that block, with the
+    /// chaining value before it.
+    #[test]
+    fn checked_kernel_stops_at_the_attack_block() {
+        let Some(token) = ArmSha::detect() else {
+            return;
+        };
+        let blocks = blocks(400);
+        let (suspects, _) = portable_suspects(crate::INITIAL_STATE, &blocks);
+        let (at, ihv, ..) = suspects[suspects.len() / 2];
+        let mut state = crate::INITIAL_STATE;
+        let stopped =
+            token.compress_checked(&mut state, &blocks, |_, _, block, _| *block == blocks[at]);
+        assert_eq!((stopped, state), (Some(at), ihv));
+    }
+
+    /// The group stepper equals the scalar one on every range the
+    /// recompression uses, and on the whole block.
+    #[test]
+    fn groups_equal_scalar_groups() {
+        let Some(token) = ArmSha::detect() else {
+            return;
+        };
+        let state = [1, 0x8000_0000, 0xDEAD_BEEF, 7, 0xFFFF_FFFF];
+        for block in blocks(20) {
+            let w = expand(&block);
+            for (first, last) in [(0, 15), (15, 16), (15, 20), (16, 20), (0, 20), (3, 3)] {
+                assert_eq!(
+                    token.groups(state, &w, first, last),
+                    scalar_groups(state, &w, first, last),
+                    "{first}..{last}"
+                );
+            }
+        }
+    }
 }

@@ -25,3 +25,5 @@ macro_rules! detection_token {
 
 #[allow(unsafe_code)]
 pub(crate) mod armsha;
+#[allow(unsafe_code)] // only the tests' helper
+pub(crate) mod planes;

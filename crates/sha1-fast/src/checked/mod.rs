@@ -55,6 +55,14 @@ pub(crate) use {
     recompress::expand,
     ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window},
 };
+// What the aarch64 form of the filter (`crate::aarch64`) builds on.
+#[cfg(target_arch = "aarch64")]
+pub(crate) use ubc::{Planes, dv_mask_from_planes};
+#[cfg(all(test, target_arch = "aarch64"))]
+pub(crate) use {
+    recompress::{expand, scalar_groups},
+    ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window},
+};
 
 use crate::INITIAL_STATE;
 use crate::buffer::{BLOCK, BlockBuffer};
@@ -285,6 +293,16 @@ fn compress_checked(
         };
         let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
         return token.compress_checked(state, blocks, avx512, is_attack);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if backend == Backend::ArmSha
+        && let Some(token) = crate::aarch64::armsha::ArmSha::detect()
+    {
+        let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
+        return token.compress_checked(state, blocks, |ihv, output, block, mask| {
+            let w = recompress::expand(block);
+            recompress::is_attack(ihv, output, &w, mask, reduced_round, groups)
+        });
     }
     #[cfg(target_arch = "x86_64")]
     if backend == Backend::SimdSchedule
