@@ -47,23 +47,28 @@ fn at<T>(len: usize, mark: &[u8], result: Result<T, Error>) -> Result<T, Error> 
     result.map_err(|e| e.or_at(len - mark.len()))
 }
 
-/// `$read`: a `$width` varint, single bytes inline, longer ones in
-/// `$multi_byte`, kept out of line.
+/// `$read`: a `$width` varint. With a whole longest encoding left in the
+/// input, every tier decodes inline from one fixed-size block (bijou-core's
+/// branch-free path, its bounds checks folded away); within
+/// `MAX_BYTES` of the end, `$near_end` does, kept out of line.
 macro_rules! varint {
-    ($($read:ident, $multi_byte:ident: $width:ident;)*) => {$(
+    ($($read:ident, $near_end:ident: $width:ident;)*) => {$(
         #[inline(always)]
         fn $read(&mut self, ty: &'static str) -> Result<$read, Error> {
-            if let Some((&tag, rest)) = self.rest.split_first()
-                && tag < $width::THRESHOLD
-            {
-                self.rest = rest;
-                return Ok($read::from(tag));
+            if let Some(block) = self.rest.first_chunk::<{ $width::MAX_BYTES }>() {
+                return match $width::decode(block) {
+                    Ok((value, used)) => {
+                        self.rest = &self.rest[used..];
+                        Ok(value)
+                    }
+                    Err(error) => Err(self.varint_error(error, ty)),
+                };
             }
-            self.$multi_byte(ty)
+            self.$near_end(ty)
         }
 
         #[inline(never)]
-        fn $multi_byte(&mut self, ty: &'static str) -> Result<$read, Error> {
+        fn $near_end(&mut self, ty: &'static str) -> Result<$read, Error> {
             match $width::decode(self.rest) {
                 Ok((value, used)) => {
                     self.rest = &self.rest[used..];
@@ -166,8 +171,8 @@ impl<'de> Deserializer<'de> {
     }
 
     varint! {
-        u32, u32_multi_byte: bijou32;
-        u64, u64_multi_byte: bijou64;
+        u32, u32_near_end: bijou32;
+        u64, u64_near_end: bijou64;
     }
 
     #[inline]
@@ -357,9 +362,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let start = self.rest;
         let bytes = self.length_prefixed()?;
-        match core::str::from_utf8(bytes) {
-            Ok(s) => at(self.len, start, visitor.visit_borrowed_str(s)),
-            Err(_) => Err(ErrorKind::InvalidUtf8 {
+        match crate::utf8::from_utf8(bytes) {
+            Some(s) => at(self.len, start, visitor.visit_borrowed_str(s)),
+            None => Err(ErrorKind::InvalidUtf8 {
                 offset: self.position() - bytes.len(),
             }
             .into()),

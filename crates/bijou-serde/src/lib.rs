@@ -1,9 +1,9 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(feature = "alloc")]
+#[cfg(any(feature = "alloc", test))]
 extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
@@ -14,6 +14,8 @@ mod de;
 mod error;
 mod output;
 mod ser;
+#[allow(unsafe_code)]
+mod utf8;
 
 pub use de::Deserializer;
 pub use error::{Error, ErrorKind};
