@@ -59,7 +59,9 @@ pub enum Backend {
     /// four words at a time on the vector unit (SSSE3), the rounds in
     /// scalar registers. [`crate::digest_many_into`] on it hashes eight
     /// messages at once in the lanes of AVX2 vectors when the CPU has AVX2.
-    /// Listed in [`Backend::ALL`] only on x86-64 builds.
+    /// Listed in [`Backend::ALL`] on x86-64 builds, and on wasm32 builds
+    /// with Wasm SIMD enabled (`-C target-feature=+simd128`), where it is
+    /// the same method on `simd128` and always available.
     ///
     /// ```
     /// use sha1_fast::{Backend, Sha1};
@@ -106,6 +108,9 @@ enum Engine {
     SimdSchedule(x86::simd_schedule::Ssse3, Option<x86::avx2_lanes::Avx2>),
     #[cfg(target_arch = "aarch64")]
     ArmSha(aarch64::armsha::ArmSha),
+    /// The SIMD-schedule method on Wasm SIMD, compiled in by the build.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
     Scalar,
 }
 
@@ -123,6 +128,12 @@ impl Engine {
             Engine::SimdSchedule(token, _) => token.compress(state, parts),
             #[cfg(target_arch = "aarch64")]
             Engine::ArmSha(token) => token.compress(state, parts),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Engine::Simd128 => {
+                for blocks in parts {
+                    crate::wasm32::simd_schedule::compress(state, blocks);
+                }
+            }
             Engine::Scalar => {
                 for blocks in parts {
                     crate::scalar::compress(state, blocks);
@@ -198,7 +209,10 @@ impl Backend {
     pub const ALL: &'static [Backend] = &[
         #[cfg(target_arch = "x86_64")]
         Backend::ShaNi,
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ))]
         Backend::SimdSchedule,
         #[cfg(target_arch = "aarch64")]
         Backend::ArmSha,
@@ -357,8 +371,15 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::SimdSchedule => x86::simd_schedule::Ssse3::detect()
                 .map(|token| Engine::SimdSchedule(token, x86::avx2_lanes::Avx2::detect())),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::SimdSchedule => (!cfg!(sha1_fast_force = "none")).then_some(Engine::Simd128),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::ShaNi | Backend::SimdSchedule => None,
+            Backend::ShaNi => None,
+            #[cfg(not(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            )))]
+            Backend::SimdSchedule => None,
             #[cfg(target_arch = "aarch64")]
             Backend::ArmSha => aarch64::armsha::ArmSha::detect().map(Engine::ArmSha),
             #[cfg(not(target_arch = "aarch64"))]

@@ -36,6 +36,8 @@ mod rounds;
 #[cfg(feature = "digest")]
 mod rustcrypto;
 mod scalar;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm32;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
