@@ -47,6 +47,7 @@ test('the playground page encodes, decodes and hashes in Chromium', async () => 
     const { port } = server.address();
     await page.goto(`http://127.0.0.1:${port}/www/index.html`);
     await page.waitForSelector('body[data-ready=true]', { timeout: 20_000 });
+    assert.equal(await page.textContent('#flavor'), 'simd');
 
     const cell = (table, label) => page.textContent(`#${table} tr[data-label="${label}"] td:nth-child(2)`);
 
