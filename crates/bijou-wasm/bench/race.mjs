@@ -1,9 +1,13 @@
 // The benches' timing, shared by the Node bench and the Chromium page:
 // candidates run interleaved, round after round (in reverse order every
-// other round), so machine noise hits them alike; each figure is the
-// median of the rounds, each ratio the peer's median over ours.
+// other round), so machine noise hits them alike. Each time is the median
+// over the rounds; each ratio is the median over the rounds of the peer's
+// time over ours in the same round, which bursts of load on a shared
+// machine move less than a ratio of medians.
 
-/** Median ms per call of each candidate over `rounds` interleaved rounds. */
+const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
+
+/** Ms per call of each candidate in each of `rounds` interleaved rounds. */
 export function race(candidates, rounds) {
   const times = Object.fromEntries(Object.keys(candidates).map((name) => [name, []]));
   const entries = Object.entries(candidates);
@@ -16,20 +20,19 @@ export function race(candidates, rounds) {
         run();
         calls++;
         elapsed = performance.now() - start;
-      } while (elapsed < 50);
+      } while (elapsed < 25);
       times[name].push(elapsed / calls);
     }
   }
-  return Object.fromEntries(
-    Object.entries(times).map(([name, list]) => [name, list.sort((a, b) => a - b)[list.length >> 1]]),
-  );
+  return times;
 }
 
-/** The lines reporting `medians`, each peer's ratio to `ours`. */
-export function report(title, medians, ours, unit) {
+/** The lines reporting a race's `times`, each peer's ratio to `ours`. */
+export function report(title, times, ours, unit) {
   const lines = ['', title];
-  for (const [name, ms] of Object.entries(medians)) {
-    const ratio = name === ours ? '' : `  ${(ms / medians[ours]).toFixed(2)}x ours`;
+  for (const [name, list] of Object.entries(times)) {
+    const ms = median(list);
+    const ratio = name === ours ? '' : `  ${median(list.map((t, i) => t / times[ours][i])).toFixed(2)}x ours`;
     lines.push(`  ${name.padEnd(40)} ${ms.toFixed(3).padStart(9)} ms  ${unit(ms).padStart(12)}${ratio}`);
   }
   return lines.join('\n');

@@ -16,6 +16,9 @@
 //! - Each schedule step is issued twelve rounds before its first use,
 //!   and the next block's words 0–15 are loaded during rounds 64–79, so
 //!   the vector work overlaps the round chain.
+//! - The state is read from and written to memory once a block, not kept
+//!   in locals across blocks, which leaves V8 more registers for the
+//!   rounds (`docs/wasm.md` has the measurements).
 
 use core::arch::wasm32::{
     i8x16_shuffle, i32x4_add, i32x4_shuffle, u32x4_shl, u32x4_shr, u32x4_splat, v128, v128_load,
@@ -38,17 +41,19 @@ pub(crate) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     step!(load 2, x, wk, kv, first);
     step!(load 3, x, wk, kv, first);
 
-    let mut h = *state;
     for (i, block) in blocks.iter().enumerate() {
         // After the last block, its words are loaded again, unused.
         let next = blocks.get(i + 1).unwrap_or(block);
-        let [mut a, mut b, mut c, mut d, mut e] = h;
+        // The state goes through memory from block to block (hidden from
+        // LLVM, which would keep it in locals): the engine's register
+        // allocator then has five more registers for the rounds.
+        let h = core::hint::black_box(&mut *state);
+        let [mut a, mut b, mut c, mut d, mut e] = *h;
         block!(wk, x, kv, next, [a b c d e]);
         for (h, v) in h.iter_mut().zip([a, b, c, d, e]) {
             *h = h.wrapping_add(v);
         }
     }
-    *state = h;
 }
 
 /// W_t + K_t of the block being hashed (the next block's words 0–15 are
