@@ -11,8 +11,8 @@
 //!   `rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])`, which has no dependency
 //!   inside a vector. K_t is added on the vector unit.
 //! - W_t + K_t goes to an 80-word buffer that the rounds read, one load
-//!   per round folded into the engine's `add`. The stores are volatile so
-//!   that LLVM keeps them instead of extracting lanes into the rounds.
+//!   per round. The stores are volatile so that LLVM keeps them instead of
+//!   extracting lanes into the rounds (slower in V8).
 //! - Each schedule step is issued twelve rounds before its first use,
 //!   and the next block's words 0–15 are loaded during rounds 64–79, so
 //!   the vector work overlaps the round chain.
