@@ -203,7 +203,10 @@ impl Backend {
     /// assert!(Backend::ALL.contains(&Backend::Scalar));
     /// assert!(Backend::ALL.contains(&Backend::detect()));
     /// assert_eq!(Backend::ALL.contains(&Backend::ShaNi), cfg!(target_arch = "x86_64"));
-    /// assert_eq!(Backend::ALL.contains(&Backend::SimdSchedule), cfg!(target_arch = "x86_64"));
+    /// assert_eq!(
+    ///     Backend::ALL.contains(&Backend::SimdSchedule),
+    ///     cfg!(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))
+    /// );
     /// assert_eq!(Backend::ALL.contains(&Backend::ArmSha), cfg!(target_arch = "aarch64"));
     /// ```
     pub const ALL: &'static [Backend] = &[
