@@ -69,7 +69,9 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
                     TARGET,
                 ])
                 .env("CARGO_TARGET_DIR", &target_dir)
-                .env("RUSTFLAGS", rustflags),
+                .env("RUSTFLAGS", rustflags)
+                // It would win over RUSTFLAGS.
+                .env_remove("CARGO_ENCODED_RUSTFLAGS"),
         )?;
         run_checked(
             Command::new("wasm-bindgen")
