@@ -1,8 +1,7 @@
 // `cargo xtask wasm --bench`: bijou-wasm against the npm packages a JS user
-// would otherwise reach for. Candidates run interleaved, round after round
-// (in reverse order every other round), so machine noise hits them alike;
-// each figure is the median of the rounds, each ratio the peer's median
-// over ours. ROUNDS=N sets the rounds (default 21).
+// would otherwise reach for, in Node (`browser.mjs` runs the SHA-1 part in
+// Chromium). Timing and ratios as in `race.mjs`. ROUNDS=N sets the rounds
+// (default 31).
 import { createHash } from 'node:crypto';
 import { cpus } from 'node:os';
 import varint from 'varint';
@@ -10,8 +9,13 @@ import protobuf from 'protobufjs/minimal.js';
 import { createSHA1 } from 'hash-wasm';
 import { sha1 as nobleSha1 } from '@noble/hashes/legacy.js';
 import * as bijou from '../pkg/index.js';
+import { bind } from '../pkg/api.js';
+import { load } from '../pkg/load.js';
+import { SHA1_SIZES, mibPerSecond, race, report, sha1Input, sizeName } from './race.mjs';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 21);
+const baseline = bind(await load('baseline'));
+
+const ROUNDS = Number(process.env.ROUNDS ?? 31);
 
 // Deterministic values of mixed sizes, all below 2^53 so that `varint`
 // (which decodes to a Number) is exact: half below 2^7, then 2^14, 2^32
@@ -24,36 +28,6 @@ function values(count) {
     const bits = p < 0.5 ? 7 : p < 0.75 ? 14 : p < 0.9 ? 32 : 53;
     return Math.floor(next() * 2 ** bits);
   });
-}
-
-// Median ms per call of each candidate, interleaved.
-function race(candidates) {
-  const times = Object.fromEntries(Object.keys(candidates).map((name) => [name, []]));
-  const entries = Object.entries(candidates);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, run] of round % 2 ? [...entries].reverse() : entries) {
-      let calls = 0;
-      const start = performance.now();
-      let elapsed = 0;
-      do {
-        run();
-        calls++;
-        elapsed = performance.now() - start;
-      } while (elapsed < 50);
-      times[name].push(elapsed / calls);
-    }
-  }
-  return Object.fromEntries(
-    Object.entries(times).map(([name, list]) => [name, list.sort((a, b) => a - b)[list.length >> 1]]),
-  );
-}
-
-function report(title, medians, ours, unit) {
-  console.log(`\n${title}`);
-  for (const [name, ms] of Object.entries(medians)) {
-    const ratio = name === ours ? '' : `  ${(ms / medians[ours]).toFixed(2)}x ours`;
-    console.log(`  ${name.padEnd(40)} ${ms.toFixed(3).padStart(9)} ms  ${unit(ms).padStart(12)}${ratio}`);
-  }
 }
 
 // decodeAll64 of 100k values, against LEB128 decode loops of the same values.
@@ -108,31 +82,34 @@ if (checkAll.some((v, i) => v !== bigints[i])) throw new Error('decodeAll64 disa
 console.log(`bijou-wasm bench: Node ${process.version}, ${cpus()[0].model}, ${ROUNDS} rounds`);
 console.log("ratios: a peer's median time over ours (above 1: ours is faster)");
 console.log(`${COUNT} values: ${bijouBytes.length} bytes as bijou64, ${lebBytes.length} as LEB128`);
-const decodeMedians = race({
+const decodeTimes = race({
   'bijou-wasm decodeAll64': () => bijou.decodeAll64(bijouBytes),
   'varint decode loop': varintLoop,
   'protobufjs Reader.uint64 loop': protobufLoop,
   'varint loop, reused output buffer': varintReused,
-});
-report('decode 100k mixed 64-bit values', decodeMedians, 'bijou-wasm decodeAll64',
-  (ms) => `${(COUNT / ms / 1000).toFixed(1)} M/s`);
+}, ROUNDS);
+console.log(report('decode 100k mixed 64-bit values', decodeTimes, 'bijou-wasm decodeAll64',
+  (ms) => `${(COUNT / ms / 1000).toFixed(1)} M/s`));
 
-// SHA-1 of 1 MiB.
-const MIB = 1 << 20;
-const data = Uint8Array.from({ length: MIB }, (_, i) => (i * 131 + (i >> 9)) & 0xff);
+// SHA-1 of 1 KiB, 64 KiB and 1 MiB: both builds (the package loads the SIMD
+// one here), the peers, and at 1 MiB collision detection.
 const hashWasm = await createSHA1();
-const hashWasmSha1 = () => hashWasm.init().update(data).digest('binary');
-const expected = createHash('sha1').update(data).digest('hex');
-for (const [name, digest] of [['bijou-wasm', bijou.sha1(data)], ['bijou-wasm checked', bijou.sha1Checked(data)],
-  ['hash-wasm', hashWasmSha1()], ['noble', nobleSha1(data)]]) {
-  if (Buffer.from(digest).toString('hex') !== expected) throw new Error(`${name} sha1 disagrees with node:crypto`);
+for (const size of SHA1_SIZES) {
+  const data = sha1Input(size);
+  const hashWasmSha1 = () => hashWasm.init().update(data).digest('binary');
+  const expected = createHash('sha1').update(data).digest('hex');
+  for (const [name, digest] of [[bijou.flavor, bijou.sha1(data)], ['baseline', baseline.sha1(data)],
+    ['checked', bijou.sha1Checked(data)], ['hash-wasm', hashWasmSha1()], ['noble', nobleSha1(data)]]) {
+    if (Buffer.from(digest).toString('hex') !== expected) throw new Error(`${name} sha1 disagrees with node:crypto`);
+  }
+  const ours = `bijou-wasm sha1 (${bijou.flavor} build)`;
+  const times = race({
+    [ours]: () => bijou.sha1(data),
+    'bijou-wasm sha1 (baseline build)': () => baseline.sha1(data),
+    'hash-wasm SHA-1': hashWasmSha1,
+    '@noble/hashes sha1': () => nobleSha1(data),
+    'node:crypto (native, for scale)': () => createHash('sha1').update(data).digest(),
+    ...(size === 1 << 20 && { 'bijou-wasm sha1Checked (with detection)': () => bijou.sha1Checked(data) }),
+  }, ROUNDS);
+  console.log(report(`SHA-1 of ${sizeName(size)}`, times, ours, mibPerSecond(size)));
 }
-const shaMedians = race({
-  'bijou-wasm sha1': () => bijou.sha1(data),
-  'hash-wasm SHA-1': hashWasmSha1,
-  '@noble/hashes sha1': () => nobleSha1(data),
-  'node:crypto (native, for scale)': () => createHash('sha1').update(data).digest(),
-  'bijou-wasm sha1Checked (with detection)': () => bijou.sha1Checked(data),
-});
-report('SHA-1 of 1 MiB', shaMedians, 'bijou-wasm sha1', (ms) => `${(1 / ms * 1000).toFixed(0)} MiB/s`);
-

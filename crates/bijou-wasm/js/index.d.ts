@@ -26,6 +26,8 @@ export class Sha1CollisionError extends Error {
   readonly mitigated: string;
 }
 
+/** The build in use: Wasm SIMD (`"simd"`, simd128) or not (`"baseline"`). */
+export const flavor: 'simd' | 'baseline';
 
 // bijou32: unsigned 32-bit, 1–5 bytes
 /** The encoding of `value`. */

@@ -4,10 +4,11 @@
 //! This crate is the thin Rust half. The package's public API (`encode64`,
 //! `decodeAll64`, `sha1`, the `Sha1` class, the error classes, the type checks
 //! that throw `TypeError` and `RangeError`) is the hand-written JavaScript in
-//! `js/`, which `cargo xtask wasm` bundles with this crate's wasm-bindgen
-//! output. It is built without Wasm SIMD: `docs/wasm.md` has the
-//! measurements (a `simd128` build was no faster anywhere, and slower for
-//! collision detection).
+//! `js/`, which `cargo xtask wasm` bundles with two builds of this crate, one
+//! with Wasm SIMD (`simd128`) and one without, and picks between at load.
+//! The SIMD build is for sha1-fast's `simd128` kernel (the SHA-1 message
+//! schedule on vectors), with LLVM's auto-vectorizers off: `docs/wasm.md`
+//! has the measurements.
 //!
 //! Every export is total: a bad input comes back as an `Err` that JavaScript
 //! sees as a thrown [`Failure`] or [`CollisionFound`], never as a panic (a

@@ -1,7 +1,7 @@
 //! The SHA-1 exports: one-shot [`sha1`] and [`sha1_checked`] (with collision
 //! detection), and their incremental forms [`Sha1Hasher`] and
-//! [`CheckedHasher`]. On wasm32, `sha1_fast`
-//! runs its portable scalar core.
+//! [`CheckedHasher`]. On wasm32, `sha1_fast` runs its SIMD-schedule
+//! kernel in a build with `simd128`, else its portable scalar core.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -52,7 +52,9 @@ pub enum Backend {
     /// four words at a time on the vector unit (SSSE3), the rounds in
     /// scalar registers. [`crate::digest_many_into`] on it hashes eight
     /// messages at once in the lanes of AVX2 vectors when the CPU has AVX2.
-    /// Listed in [`Backend::ALL`] only on x86-64 builds.
+    /// Listed in [`Backend::ALL`] on x86-64 builds, and on wasm32 builds
+    /// with Wasm SIMD enabled (`-C target-feature=+simd128`), where it is
+    /// the same method on `simd128` and always available.
     ///
     /// ```
     /// use sha1_fast::{Backend, Sha1};
@@ -108,13 +110,19 @@ impl Backend {
     /// assert!(Backend::ALL.contains(&Backend::Scalar));
     /// assert!(Backend::ALL.contains(&Backend::detect()));
     /// assert_eq!(Backend::ALL.contains(&Backend::ShaNi), cfg!(target_arch = "x86_64"));
-    /// assert_eq!(Backend::ALL.contains(&Backend::SimdSchedule), cfg!(target_arch = "x86_64"));
+    /// assert_eq!(
+    ///     Backend::ALL.contains(&Backend::SimdSchedule),
+    ///     cfg!(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))
+    /// );
     /// assert_eq!(Backend::ALL.contains(&Backend::ArmSha), cfg!(target_arch = "aarch64"));
     /// ```
     pub const ALL: &'static [Backend] = &[
         #[cfg(target_arch = "x86_64")]
         Backend::ShaNi,
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ))]
         Backend::SimdSchedule,
         #[cfg(target_arch = "aarch64")]
         Backend::ArmSha,

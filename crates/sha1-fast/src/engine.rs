@@ -26,6 +26,9 @@ pub(crate) enum Engine {
     SimdSchedule(x86::simd_schedule::Ssse3, Option<x86::avx2_lanes::Avx2>),
     #[cfg(target_arch = "aarch64")]
     ArmSha(aarch64::armsha::ArmSha),
+    /// The SIMD-schedule method on Wasm SIMD, compiled in by the build.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
     Scalar,
 }
 
@@ -40,8 +43,15 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             Backend::SimdSchedule => x86::simd_schedule::Ssse3::detect()
                 .map(|token| Engine::SimdSchedule(token, x86::avx2_lanes::Avx2::detect())),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::SimdSchedule => (!cfg!(sha1_fast_force = "none")).then_some(Engine::Simd128),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::ShaNi | Backend::SimdSchedule => None,
+            Backend::ShaNi => None,
+            #[cfg(not(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            )))]
+            Backend::SimdSchedule => None,
             #[cfg(target_arch = "aarch64")]
             Backend::ArmSha => aarch64::armsha::ArmSha::detect().map(Engine::ArmSha),
             #[cfg(not(target_arch = "aarch64"))]
@@ -67,6 +77,8 @@ impl Engine {
             Engine::SimdSchedule(..) => Backend::SimdSchedule,
             #[cfg(target_arch = "aarch64")]
             Engine::ArmSha(_) => Backend::ArmSha,
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Engine::Simd128 => Backend::SimdSchedule,
             Engine::Scalar => Backend::Scalar,
         }
     }
@@ -90,6 +102,12 @@ impl Engine {
             Engine::SimdSchedule(token, _) => token.compress(state, parts),
             #[cfg(target_arch = "aarch64")]
             Engine::ArmSha(token) => token.compress(state, parts),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Engine::Simd128 => {
+                for blocks in parts {
+                    crate::wasm32::simd_schedule::compress(state, blocks);
+                }
+            }
             Engine::Scalar => {
                 for blocks in parts {
                     crate::scalar::compress(state, blocks);

@@ -1,7 +1,8 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 // `unsafe` is allowed only in the hardware backends (`x86::*`,
-// `aarch64::*`), each block justified by the CPU detection behind it.
+// `aarch64::*`, `wasm32::*`), each block justified by the CPU detection
+// (on wasm32, the build's `simd128`) behind it.
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -38,6 +39,8 @@ mod rounds;
 mod rustcrypto;
 mod scalar;
 mod sha1_core;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm32;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 

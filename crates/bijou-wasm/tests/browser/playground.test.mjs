@@ -4,41 +4,15 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import { mkdir, readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crateDir, launch, serve } from './chromium.mjs';
 
-const crateDir = fileURLToPath(new URL('../../', import.meta.url));
 const screenshot = join(crateDir, '../../target/wasm/playground.png');
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
-
-// Serves the crate directory (the page in www/, the package in pkg/).
-function serve() {
-  const server = createServer(async (request, response) => {
-    const path = normalize(join(crateDir, decodeURIComponent(new URL(request.url, 'http://x').pathname)));
-    if (!path.startsWith(crateDir) || path.split(sep).includes('node_modules')) {
-      response.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(path);
-      response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 test('the playground page encodes, decodes and hashes in Chromium', async () => {
   const server = await serve();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1000, height: 1200 } });
     const problems = [];
@@ -47,6 +21,7 @@ test('the playground page encodes, decodes and hashes in Chromium', async () => 
     const { port } = server.address();
     await page.goto(`http://127.0.0.1:${port}/www/index.html`);
     await page.waitForSelector('body[data-ready=true]', { timeout: 20_000 });
+    assert.equal(await page.textContent('#flavor'), 'simd');
 
     const cell = (table, label) => page.textContent(`#${table} tr[data-label="${label}"] td:nth-child(2)`);
 

@@ -13,7 +13,10 @@ test('pkg/package.json describes an ES module package with types for Node 20', (
   assert.equal(manifest.type, 'module');
   assert.deepEqual(manifest.exports, { '.': { types: './index.d.ts', default: './index.js' } });
   assert.equal(manifest.engines.node, '>=20');
-  for (const file of ['index.js', 'index.d.ts', 'bijou_wasm.js', 'bijou_wasm_bg.wasm', 'README.md']) read(file);
+  for (const file of ['index.js', 'index.d.ts', 'README.md']) read(file);
+  for (const build of ['simd', 'baseline']) {
+    for (const file of ['bijou_wasm.js', 'bijou_wasm_bg.wasm']) read(`${build}/${file}`);
+  }
 });
 
 test('index.d.ts declares exactly what index.js exports', () => {

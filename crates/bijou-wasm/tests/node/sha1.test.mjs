@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as pkg from '../../pkg/index.js';
+import { builds } from './builds.mjs';
 import { rng } from './rng.mjs';
 
 const nodeSha1 = (bytes) => createHash('sha1').update(bytes).digest();
@@ -11,22 +12,41 @@ const r = rng(1);
 // Past 1 MiB the package hashes in 1 MiB pieces: lengths on both sides.
 const lengths = [...Array.from({ length: 200 }, (_, i) => i), 1000, 4095, 4096, 65536 + 7, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 5];
 
-test('sha1 and sha1Hex agree with node:crypto', () => {
+test('Node loads the Wasm SIMD build', () => {
+  assert.equal(pkg.flavor, 'simd');
+});
+
+test('sha1 and sha1Hex agree with node:crypto, in both builds', () => {
   for (const length of lengths) {
     const bytes = r.bytes(length);
     const expected = nodeSha1(bytes);
-    const digest = pkg.sha1(bytes);
-    assert.ok(digest instanceof Uint8Array && digest.length === 20);
-    assert.deepEqual(Buffer.from(digest), expected, `sha1 of ${length} bytes`);
-    assert.equal(pkg.sha1Hex(bytes), expected.toString('hex'));
+    for (const [build, api] of Object.entries(builds)) {
+      const digest = api.sha1(bytes);
+      assert.ok(digest instanceof Uint8Array && digest.length === 20);
+      assert.deepEqual(Buffer.from(digest), expected, `${build} sha1 of ${length} bytes`);
+      assert.equal(api.sha1Hex(bytes), expected.toString('hex'));
+    }
   }
   assert.equal(pkg.sha1Hex(new TextEncoder().encode('abc')), 'a9993e364706816aba3e25717850c26c9cd0d89d');
 });
 
-test('Sha1 hashes data given in any pieces, and digest leaves it going', () => {
-  for (const length of [0, 1, 63, 64, 65, 1000, 100_000, 2 * (1 << 20) + 3]) {
+test('both builds agree on random inputs of up to 80 blocks', () => {
+  // The SIMD build's kernel against the baseline's scalar core (and
+  // node:crypto): every block count and tail, the next block read ahead.
+  for (let i = 0; i < 300; i++) {
+    const bytes = r.bytes(r.int(80 * 64));
+    const expected = nodeSha1(bytes);
+    for (const [build, api] of Object.entries(builds)) {
+      assert.deepEqual(Buffer.from(api.sha1(bytes)), expected, `${build} sha1 of ${bytes.length} bytes`);
+    }
+  }
+});
+
+test('Sha1 hashes data given in any pieces, and digest leaves it going, in both builds', () => {
+  for (const [length, api] of [0, 1, 63, 64, 65, 1000, 100_000, 2 * (1 << 20) + 3].flatMap(
+    (length) => Object.values(builds).map((api) => [length, api]))) {
     const bytes = r.bytes(length);
-    const hasher = new pkg.Sha1();
+    const hasher = new api.Sha1();
     let at = 0;
     while (at < length) {
       // Small pieces, and now and then one past the 1 MiB hashing piece.
@@ -66,26 +86,29 @@ const ATTACKS = [
 ];
 const collision = (file) => readFileSync(new URL(`../../../../vectors/sha1-collisions/${file}`, import.meta.url));
 
-test('sha1Checked flags every published collision with both digests', () => {
-  for (const [file, plain, mitigated] of ATTACKS) {
+test('sha1Checked flags every published collision with both digests, in both builds', () => {
+  for (const [[file, plain, mitigated], [build, api]] of ATTACKS.flatMap(
+    (attack) => Object.entries(builds).map((build) => [attack, build]))) {
     const bytes = collision(file);
     assert.equal(nodeSha1(bytes).toString('hex'), plain, file);
-    assert.equal(pkg.sha1Hex(bytes), plain, `sha1 does not check: ${file}`);
-    assert.throws(() => pkg.sha1Checked(bytes), (error) => {
+    assert.equal(api.sha1Hex(bytes), plain, `${build} sha1 does not check: ${file}`);
+    assert.throws(() => api.sha1Checked(bytes), (error) => {
       assert.ok(error instanceof pkg.Sha1CollisionError);
       assert.equal(error.name, 'Sha1CollisionError');
       assert.equal(error.digest, plain);
       assert.equal(error.mitigated, mitigated);
       assert.match(error.message, /collision attack detected/);
       return true;
-    }, file);
+    }, `${build}: ${file}`);
   }
 });
 
-test('sha1Checked is plain SHA-1 on everything else', () => {
+test('sha1Checked is plain SHA-1 on everything else, in both builds', () => {
   for (const length of [0, 1, 55, 56, 64, 1000, 65536 + 3, (1 << 20) + 1, 2 * (1 << 20) + 9]) {
     const bytes = r.bytes(length);
-    assert.deepEqual(Buffer.from(pkg.sha1Checked(bytes)), nodeSha1(bytes), `${length} bytes`);
+    for (const [build, api] of Object.entries(builds)) {
+      assert.deepEqual(Buffer.from(api.sha1Checked(bytes)), nodeSha1(bytes), `${build}: ${length} bytes`);
+    }
   }
   // A collision file cut short no longer carries a whole attack block pair.
   const prefix = collision('shattered-1.pdf').subarray(0, 192);
