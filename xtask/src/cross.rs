@@ -17,9 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use crate::bench::json::Json;
-
-use crate::{option_value, parse_or_help, push_once, run_checked, succeeds};
+use crate::process::{add_rustflags, run_checked, succeeds};
+use crate::{option_value, parse_or_help, push_once};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask cross [--install] [--clean] [--target TRIPLE]... [--package CRATE]...
@@ -267,11 +266,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
 /// of `cargo metadata` in the workspace, where [`test_command`] runs too.
 /// Each target's build is its `<triple>` subdirectory.
 fn target_directory() -> Result<PathBuf, String> {
-    crate::cargo_metadata(&testkit::workspace_root())?
-        .get("target_directory")
-        .and_then(Json::as_str)
-        .map(PathBuf::from)
-        .ok_or_else(|| "cargo metadata: no target_directory".to_owned())
+    crate::cargo::metadata(&testkit::workspace_root()).map(|m| m.target_directory)
 }
 
 /// Deletes a target's build directory; one that is not there is no error.
@@ -455,7 +450,7 @@ fn cargo_test(target: &Target, rustflags: &str) -> Command {
     command
         .current_dir(testkit::workspace_root())
         .args(["test", "--target", target.triple]);
-    crate::add_rustflags(&mut command, rustflags);
+    add_rustflags(&mut command, rustflags);
     let prefix = cargo_target_env_prefix(target.triple);
     let settings = [
         ("LINKER", target.linker.to_owned()),

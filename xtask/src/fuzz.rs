@@ -9,7 +9,8 @@ use std::time::Instant;
 
 use testkit::vectors::{BijouCase, BijouExpect, VectorError};
 
-use crate::{ensure_nightly, option_value, parse_or_help, run_checked, succeeds};
+use crate::process::{ensure_nightly, run_checked, succeeds};
+use crate::{option_value, parse_or_help};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask fuzz [--seconds N] [--keep] [TARGET]

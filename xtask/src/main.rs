@@ -1,15 +1,19 @@
 //! `cargo xtask`: the workspace's automation (the cargo-xtask convention: a
 //! plain binary crate, aliased in `.cargo/config.toml`, nothing to install).
 
-use std::path::Path;
-use std::process::{Command, ExitCode, Stdio};
+use std::process::ExitCode;
 
 mod bench;
+mod cargo;
 mod conformance;
+mod criterion;
 mod cross;
 mod fuzz;
+mod groups;
+mod ladder;
 mod miri;
 mod msrv;
+mod process;
 mod table;
 mod wasm;
 
@@ -51,8 +55,8 @@ const COMMANDS: &[Subcommand] = &[
     },
     Subcommand {
         name: "ladder",
-        main: bench::ladder::main,
-        usage: bench::ladder::USAGE,
+        main: ladder::main,
+        usage: ladder::USAGE,
     },
     Subcommand {
         name: "fuzz",
@@ -201,76 +205,6 @@ fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
 #[cfg(test)]
 fn args(list: &[&str]) -> Vec<String> {
     list.iter().map(ToString::to_string).collect()
-}
-
-/// Whether `command` runs and exits successfully (its output discarded).
-fn succeeds(command: &mut Command) -> bool {
-    command
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// Sets `RUSTFLAGS` for `command` to the caller's, if any, followed by
-/// `extra`: what the caller asked for still applies.
-fn add_rustflags(command: &mut Command, extra: &str) {
-    let mut flags = std::env::var_os("RUSTFLAGS").unwrap_or_default();
-    if !flags.is_empty() {
-        flags.push(" ");
-    }
-    flags.push(extra);
-    command.env("RUSTFLAGS", flags);
-}
-
-/// What `cargo metadata` (without dependencies) says about the workspace at
-/// `root`, parsed: its target directory, its packages and their targets.
-fn cargo_metadata(root: &Path) -> Result<bench::json::Json, String> {
-    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .current_dir(root)
-        .args(["metadata", "--format-version", "1", "--no-deps"])
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("running cargo metadata: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("cargo metadata failed ({})", output.status));
-    }
-    let text = String::from_utf8(output.stdout).map_err(|e| e.to_string())?;
-    bench::json::Json::parse(&text)
-}
-
-/// Runs `command` with inherited output; a failure names the command.
-fn run_checked(command: &mut Command) -> Result<(), String> {
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run {command:?}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{command:?} failed ({status})"))
-    }
-}
-
-/// Installs the nightly toolchain and `components` of it where missing.
-fn ensure_nightly(components: &[&str]) -> Result<(), String> {
-    let mut command = Command::new("rustup");
-    if succeeds(Command::new("rustup").args(["run", "nightly", "rustc", "--version"])) {
-        if components.is_empty() {
-            return Ok(());
-        }
-        // Does nothing for components already installed.
-        command
-            .args(["component", "add", "--toolchain", "nightly"])
-            .args(components);
-    } else {
-        println!("installing the nightly toolchain");
-        // With `--component`, rustup picks the newest nightly that has them.
-        command.args(["toolchain", "install", "nightly", "--profile", "minimal"]);
-        for component in components {
-            command.args(["--component", component]);
-        }
-    }
-    run_checked(&mut command)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use std::process::{Command, Stdio};
 
-use crate::{ensure_nightly, run_checked};
+use crate::process::{add_rustflags, ensure_nightly, run_checked};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask miri
@@ -97,7 +97,7 @@ fn miri_test(args: &[&str]) -> Command {
         .args(["+nightly", "miri", "test", "-p", "sha1-fast"])
         .args(args);
     if cfg!(target_arch = "x86_64") {
-        crate::add_rustflags(&mut command, X86_FEATURES);
+        add_rustflags(&mut command, X86_FEATURES);
     }
     command
 }

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use crate::{run_checked, succeeds};
+use crate::process::{run_checked, succeeds};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask msrv

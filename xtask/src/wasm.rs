@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::run_checked;
+use crate::process::run_checked;
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask wasm [--test] [--bench]

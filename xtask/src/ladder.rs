@@ -3,9 +3,10 @@
 //! and reading criterion, and prints each ladder as a table beside the
 //! figures of the 2007 write-up whose steps the ladders follow.
 
-use super::{
-    Group, Measurement, QUICK_ARGS, Run, Throughput, build, format_time, groups, metadata,
+use crate::criterion::{
+    self, BLOWFISH_LADDER, Benches, Measurement, QUICK_ARGS, Run, SHA1_LADDER, Throughput,
 };
+use crate::groups::{Group, format_time, groups};
 use crate::{parse_or_help, push_once};
 
 pub(crate) const USAGE: &str = "\
@@ -64,7 +65,7 @@ const SEED: &[(u32, u32)] = &[
 const LADDERS: &[Ladder] = &[
     Ladder {
         name: "sha1",
-        bench: super::LADDER,
+        bench: SHA1_LADDER,
         group: "sha1-ladder",
         block_bytes: 64.0,
         seed: &[],
@@ -72,16 +73,13 @@ const LADDERS: &[Ladder] = &[
     },
     Ladder {
         name: "blowfish",
-        bench: BLOWFISH_BENCH,
+        bench: BLOWFISH_LADDER,
         group: "blowfish-ladder",
         block_bytes: 8.0,
         seed: SEED,
         peer: Some("blowfish crate"),
     },
 ];
-
-/// The Blowfish ladder's bench target.
-pub(crate) const BLOWFISH_BENCH: &str = "blowfish_ladder";
 
 #[derive(Debug, PartialEq)]
 struct Options {
@@ -123,10 +121,10 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
         return Ok(());
     };
     let root = testkit::workspace_root();
-    let meta = metadata(&root)?;
+    let package = Benches::find(&root)?;
     let benches: Vec<String> = options.ladders.iter().map(|l| l.bench.into()).collect();
     // Built even for --no-run: the benches list their benchmarks.
-    let executables = build(&root, &benches, None)?;
+    let executables = criterion::build(&root, &benches, None)?;
     let mut criterion_args: Vec<String> = QUICK_ARGS.iter().map(|&a| a.into()).collect();
     criterion_args.extend(options.extra.iter().cloned());
     let mut results = Vec::new();
@@ -135,10 +133,10 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
             bench: ladder.bench,
             label: ladder.bench.into(),
             executable: executables[ladder.bench].clone(),
-            package_dir: &meta.package_dir,
+            package_dir: &package.package_dir,
             filter: None,
             suffix: "",
-            criterion_dir: meta.criterion_dir(),
+            criterion_dir: package.criterion_dir(),
         };
         if options.run {
             run.run(&criterion_args)?;
