@@ -6,13 +6,14 @@
 mod report;
 mod svg;
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::criterion::{
     self, Benches, Measurement, QUICK_ARGS, QUICK_SECONDS, Run, SHA1_LADDER, is_ladder,
 };
+use crate::flags::{Args, Long, push_once, unexpected};
 use crate::groups::groups;
-use crate::{option_value, parse_or_help, push_once};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask bench [--quick] [--report DIR] [--ladder] [OPTIONS] [-- CRITERION_ARGS...]
@@ -98,34 +99,26 @@ struct Options {
 }
 
 /// The command line; `None` after `--help`.
-fn parse(args: &[String]) -> Result<Option<Options>, String> {
-    parse_or_help(args, USAGE, parse_options)
-}
-
-fn parse_options(args: &[String]) -> Result<Options, String> {
+fn parse(args: &[OsString]) -> Result<Option<Options>, String> {
     let mut options = Options {
         run: true,
         ..Options::default()
     };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| option_value(&mut args, name, USAGE).map(str::to_owned);
-        match arg.as_str() {
-            "--quick" => options.quick = true,
-            "--ladder" => options.ladder = true,
-            "--no-run" => options.run = false,
-            "--report" => options.report = Some(PathBuf::from(value(arg)?)),
-            "--bench" => push_once(&mut options.benches, value(arg)?),
-            "--filter" => options.filter = Some(value(arg)?),
-            "--" => {
-                options.extra = args.cloned().collect();
-                break;
-            }
-            other => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
+    let mut args = Args::new(args, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Long("quick") => options.quick = true,
+            Long("ladder") => options.ladder = true,
+            Long("no-run") => options.run = false,
+            Long("report") => options.report = Some(args.value("--report")?.into()),
+            Long("bench") => push_once(&mut options.benches, args.value("--bench")?),
+            Long("filter") => options.filter = Some(args.value("--filter")?),
+            other => return Err(unexpected(other, USAGE)),
         }
     }
+    options.extra = args.rest()?;
     check_ladder(&options)?;
-    Ok(options)
+    args.finish(options)
 }
 
 /// `--ladder` runs the ladder bench alone, so `--bench` may name only that
@@ -182,7 +175,7 @@ fn variants(options: &Options, selected: &[String], target: &Path) -> Vec<&'stat
         .collect()
 }
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
     let Some(options) = parse(args)? else {
         return Ok(());
     };
@@ -283,15 +276,15 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn command_line(args: &[String]) -> String {
+fn command_line(args: &[OsString]) -> String {
     let mut line = "cargo xtask bench".to_owned();
-    for arg in args {
+    for arg in args.iter().map(|arg| arg.to_string_lossy()) {
         line.push(' ');
         let plain = arg
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./=".contains(c));
         if plain {
-            line.push_str(arg);
+            line.push_str(&arg);
         } else {
             line.push_str(&format!("'{}'", arg.replace('\'', r"'\''")));
         }
@@ -337,7 +330,7 @@ fn print(results: &[BenchResults]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args;
+    use crate::flags::args;
 
     #[test]
     fn parses_options() {
@@ -400,7 +393,7 @@ mod tests {
             ],
         ] {
             let options = parse(&args(line)).unwrap().unwrap();
-            let available = args(&["bijou", "sha1", SHA1_LADDER]);
+            let available = ["bijou", "sha1", SHA1_LADDER].map(str::to_owned);
             assert_eq!(
                 select(&options, &available),
                 Ok(vec![SHA1_LADDER.to_owned()])

@@ -1,7 +1,9 @@
 //! `cargo xtask conformance`: every vector file against every width and
 //! SHA-1 backend, one table, non-zero exit on any failure.
 
+use crate::flags::{Args, Long, unexpected};
 use sha1_fast::{Backend, Digest, Sha1};
+use std::ffi::OsString;
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 use testkit::vectors::{BijouCase, CollisionCase, HashCase, RepeatCase, VectorError};
@@ -492,13 +494,24 @@ fn exhaustive_suites() -> Vec<Suite> {
     suites
 }
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
-    let Some(flags) = crate::parse_flags(args, &["--long", "--exhaustive"], USAGE)? else {
+/// `--long` and `--exhaustive`; `None` after `--help`.
+fn parse(args: &[OsString]) -> Result<Option<(bool, bool)>, String> {
+    let (mut long, mut exhaustive) = (false, false);
+    let mut args = Args::new(args, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Long("long") => long = true,
+            Long("exhaustive") => exhaustive = true,
+            other => return Err(unexpected(other, USAGE)),
+        }
+    }
+    args.finish((long, exhaustive))
+}
+
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
+    let Some((long, exhaustive)) = parse(args)? else {
         return Ok(());
     };
-    let exhaustive = flags.iter().any(|f| f == "--exhaustive");
-    let long = flags.iter().any(|f| f == "--long");
-
     let mut suites = vec![listed_files()];
     suites.extend(file_suites(long));
     if exhaustive {

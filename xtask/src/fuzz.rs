@@ -2,6 +2,7 @@
 //! `vectors/`, builds them, runs each for a while and prints one table;
 //! non-zero exit on any crash.
 
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,8 +10,8 @@ use std::time::Instant;
 
 use testkit::vectors::{BijouCase, BijouExpect, VectorError};
 
+use crate::flags::{self, Args, Long, Value, unexpected};
 use crate::process::{ensure_nightly, run_checked, succeeds};
-use crate::{option_value, parse_or_help};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask fuzz [--seconds N] [--keep] [TARGET]
@@ -111,7 +112,7 @@ struct Options {
     only: Option<String>,
 }
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
     let Some(Options {
         seconds,
         keep,
@@ -153,40 +154,34 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The command line; `None` after `--help`.
-fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    parse_or_help(args, USAGE, parse_options)
-}
-
-/// `--seconds N`, `--keep` and an optional target name.
-fn parse_options(args: &[String]) -> Result<Options, String> {
-    let mut seconds = 60;
-    let mut keep = false;
-    let mut target = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--seconds" => {
-                let value = option_value(&mut args, arg, USAGE)?;
-                seconds =
+/// `--seconds N`, `--keep` and an optional target name; `None` after
+/// `--help`.
+fn parse_args(args: &[OsString]) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        seconds: 60,
+        keep: false,
+        only: None,
+    };
+    let mut args = Args::new(args, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Long("seconds") => {
+                let value = args.value("--seconds")?;
+                options.seconds =
                     value.parse().ok().filter(|&s| s > 0).ok_or_else(|| {
                         format!("`--seconds {value}`: expected a positive integer")
                     })?;
             }
-            "--keep" => keep = true,
-            flag if flag.starts_with('-') => {
-                return Err(format!("unknown option `{flag}`\n\n{USAGE}"));
-            }
+            Long("keep") => options.keep = true,
             // Checked here, so that `no_such_target --help` is an error too.
-            name if target.is_none() => target = Some(target_named(name)?.name.to_owned()),
-            extra => return Err(format!("unexpected argument `{extra}`\n\n{USAGE}")),
+            Value(name) if options.only.is_none() => {
+                let name = flags::string(name)?;
+                options.only = Some(target_named(&name)?.name.to_owned());
+            }
+            other => return Err(unexpected(other, USAGE)),
         }
     }
-    Ok(Options {
-        seconds,
-        keep,
-        only: target,
-    })
+    args.finish(options)
 }
 
 /// The fuzz target called `name`.
@@ -686,7 +681,7 @@ fn checked_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args;
+    use crate::flags::args;
 
     #[test]
     fn parses_seconds_and_target() {

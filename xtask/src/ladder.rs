@@ -6,8 +6,9 @@
 use crate::criterion::{
     self, BLOWFISH_LADDER, Benches, Measurement, QUICK_ARGS, Run, SHA1_LADDER, Throughput,
 };
+use crate::flags::{self, Args, Long, Value, push_once, unexpected};
 use crate::groups::{Group, format_time, groups};
-use crate::{parse_or_help, push_once};
+use std::ffi::OsString;
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask ladder [--no-run] [sha1|blowfish]... [-- CRITERION_ARGS...]
@@ -88,35 +89,35 @@ struct Options {
     extra: Vec<String>,
 }
 
-fn parse(args: &[String]) -> Result<Option<Options>, String> {
-    parse_or_help(args, USAGE, |args| {
-        let mut options = Options {
-            ladders: Vec::new(),
-            run: true,
-            extra: Vec::new(),
-        };
-        let mut args = args.iter();
-        while let Some(arg) = args.next() {
-            match arg.as_str() {
-                "--no-run" => options.run = false,
-                "--" => {
-                    options.extra = args.cloned().collect();
-                    break;
-                }
-                name => match LADDERS.iter().find(|l| l.name == name) {
-                    Some(ladder) => push_once(&mut options.ladders, ladder),
-                    None => return Err(format!("unknown ladder or option `{name}`\n\n{USAGE}")),
-                },
+fn parse(args: &[OsString]) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        ladders: Vec::new(),
+        run: true,
+        extra: Vec::new(),
+    };
+    let mut args = Args::new(args, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Long("no-run") => options.run = false,
+            Value(name) => {
+                let name = flags::string(name)?;
+                let ladder = LADDERS
+                    .iter()
+                    .find(|l| l.name == name)
+                    .ok_or_else(|| format!("unknown ladder `{name}`\n\n{USAGE}"))?;
+                push_once(&mut options.ladders, ladder);
             }
+            other => return Err(unexpected(other, USAGE)),
         }
-        if options.ladders.is_empty() {
-            options.ladders = LADDERS.iter().collect();
-        }
-        Ok(options)
-    })
+    }
+    options.extra = args.rest()?;
+    if options.ladders.is_empty() {
+        options.ladders = LADDERS.iter().collect();
+    }
+    args.finish(options)
 }
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
     let Some(options) = parse(args)? else {
         return Ok(());
     };
@@ -270,7 +271,7 @@ fn percent_as_ratio(percent: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args;
+    use crate::flags::args;
 
     fn m(function: &str, median_ns: f64) -> Measurement {
         Measurement {
@@ -291,7 +292,9 @@ mod tests {
         assert!(!blowfish.run);
         assert_eq!(parsed(&["sha1", "--", "--x"]).extra, ["--x"]);
         let error = parse(&args(&["aes"])).unwrap_err();
-        assert!(error.contains("unknown ladder or option `aes`"), "{error}");
+        assert!(error.starts_with("unknown ladder `aes`"), "{error}");
+        let error = parse(&args(&["--aes"])).unwrap_err();
+        assert!(error.starts_with("unknown option `--aes`"), "{error}");
         assert!(parse(&args(&["--help"])).unwrap().is_none());
     }
 

@@ -1,6 +1,7 @@
 //! `cargo xtask`: the workspace's automation (the cargo-xtask convention: a
 //! plain binary crate, aliased in `.cargo/config.toml`, nothing to install).
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 mod bench;
@@ -8,6 +9,7 @@ mod cargo;
 mod conformance;
 mod criterion;
 mod cross;
+mod flags;
 mod fuzz;
 mod groups;
 mod ladder;
@@ -38,7 +40,7 @@ command's options.";
 /// prints as `NAME --help` does.
 struct Subcommand {
     name: &'static str,
-    main: fn(&[String]) -> Result<(), String>,
+    main: fn(&[OsString]) -> Result<(), String>,
     usage: &'static str,
 }
 
@@ -89,22 +91,27 @@ const COMMANDS: &[Subcommand] = &[
 const HELP: &[&str] = &["help", "--help", "-h"];
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
-    let result = if HELP.contains(&command.as_str()) {
-        help(rest).map(|text| println!("{text}"))
-    } else {
-        subcommand(command).and_then(|found| (found.main)(rest))
-    };
-    match result {
+    match run(command, rest) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Runs `command` (or `help`) with the arguments after it.
+fn run(command: &OsString, args: &[OsString]) -> Result<(), String> {
+    let command = flags::string(command.clone())?;
+    if HELP.contains(&command.as_str()) {
+        help(args).map(|text| println!("{text}"))
+    } else {
+        subcommand(&command).and_then(|found| (found.main)(args))
     }
 }
 
@@ -118,123 +125,19 @@ fn subcommand(name: &str) -> Result<&'static Subcommand, String> {
 
 /// What `help [COMMAND]` prints: COMMAND's own help, the same text as its
 /// `--help`, or this overview when no command is named.
-fn help(args: &[String]) -> Result<&'static str, String> {
+fn help(args: &[OsString]) -> Result<&'static str, String> {
     match args {
         [] => Ok(USAGE),
-        [name] if HELP.contains(&name.as_str()) => Ok(USAGE),
-        [name] => subcommand(name).map(|command| command.usage),
-        [_, extra, ..] => Err(format!("unexpected argument `{extra}`\n\n{USAGE}")),
+        [name] if HELP.iter().any(|help| name == help) => Ok(USAGE),
+        [name] => subcommand(&name.to_string_lossy()).map(|command| command.usage),
+        [_, extra, ..] => Err(flags::unexpected(flags::Value(extra.clone()), USAGE)),
     }
-}
-
-/// Parses `args` with `parse`, then prints `usage` and returns `None` if
-/// they ask for help (`-h` or `--help` before any `--`; `parse` never sees
-/// those). The rest of the line is parsed either way, so a mistake in it is
-/// still an error when help is asked for too: `--bogus --help` must not
-/// exit 0 as if `--bogus` were an option.
-fn parse_or_help<T>(
-    args: &[String],
-    usage: &str,
-    parse: impl FnOnce(&[String]) -> Result<T, String>,
-) -> Result<Option<T>, String> {
-    let end = args
-        .iter()
-        .position(|arg| arg == "--")
-        .unwrap_or(args.len());
-    let (options, passed_on) = args.split_at(end);
-    let rest: Vec<String> = options
-        .iter()
-        .filter(|arg| !is_help(arg))
-        .chain(passed_on)
-        .cloned()
-        .collect();
-    let parsed = parse(&rest)?;
-    if options.iter().any(|arg| is_help(arg)) {
-        println!("{usage}");
-        return Ok(None);
-    }
-    Ok(Some(parsed))
-}
-
-fn is_help(arg: &str) -> bool {
-    arg == "-h" || arg == "--help"
-}
-
-/// The value that follows option `name`. A flag there is refused rather
-/// than taken as the value: `--report --quick` forgot the directory, and
-/// would otherwise write a report to `--quick` and not run quick.
-fn option_value<'a>(
-    args: &mut std::slice::Iter<'a, String>,
-    name: &str,
-    usage: &str,
-) -> Result<&'a str, String> {
-    match args.next() {
-        None => Err(format!("`{name}` needs a value\n\n{usage}")),
-        Some(flag) if flag.starts_with("--") => Err(format!(
-            "`{name}` needs a value, found the flag `{flag}`\n\n{usage}"
-        )),
-        Some(value) => Ok(value),
-    }
-}
-
-/// Parses `--flag` style options: every argument must be one of `known`
-/// (or `--help`, which returns `None` after printing `usage`).
-fn parse_flags(
-    args: &[String],
-    known: &[&str],
-    usage: &str,
-) -> Result<Option<Vec<String>>, String> {
-    parse_or_help(args, usage, |args| {
-        match args.iter().find(|arg| !known.contains(&arg.as_str())) {
-            Some(unknown) => Err(format!("unknown option `{unknown}`\n\n{usage}")),
-            None => Ok(args.to_vec()),
-        }
-    })
-}
-
-/// Appends `item` unless `list` holds it already: a repeatable option given
-/// the same value twice (`--bench sha1 --bench sha1`) means it once, in the
-/// place it first came, rather than running the same thing twice.
-fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
-    if !list.contains(&item) {
-        list.push(item);
-    }
-}
-
-/// `list` as the owned command-line arguments the parsers take.
-#[cfg(test)]
-fn args(list: &[&str]) -> Vec<String> {
-    list.iter().map(ToString::to_string).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_option_value_is_never_a_flag() {
-        let line = args(&["--quick"]);
-        let error = option_value(&mut line.iter(), "--report", "USAGE").unwrap_err();
-        assert!(
-            error.contains("`--report` needs a value, found the flag `--quick`"),
-            "{error}"
-        );
-        let line = args(&["-"]);
-        assert_eq!(option_value(&mut line.iter(), "--report", "USAGE"), Ok("-"));
-        let error = option_value(&mut [].iter(), "--report", "USAGE").unwrap_err();
-        assert!(error.contains("`--report` needs a value"), "{error}");
-    }
-
-    #[test]
-    fn an_unknown_flag_beside_help_is_an_error() {
-        let parse = |list: &[&str]| parse_flags(&args(list), &["--long"], "USAGE");
-        for line in [&["--bogus", "--help"][..], &["-h", "--bogus"]] {
-            let error = parse(line).unwrap_err();
-            assert!(error.contains("unknown option `--bogus`"), "{error}");
-        }
-        assert_eq!(parse(&["--long", "--help"]), Ok(None));
-        assert_eq!(parse(&["--long"]), Ok(Some(args(&["--long"]))));
-    }
+    use flags::args;
 
     #[test]
     fn help_with_a_command_is_that_commands_help() {
@@ -251,6 +154,24 @@ mod tests {
             error.contains("unknown command `no-such-command`"),
             "{error}"
         );
-        assert!(help(&args(&["bench", "fuzz"])).is_err());
+        let error = help(&args(&["bench", "fuzz"])).unwrap_err();
+        assert!(error.contains("unexpected argument `fuzz`"), "{error}");
+    }
+
+    /// Every command refuses an option it does not have, by name, with its
+    /// usage, whatever else is on the line.
+    #[test]
+    fn every_command_refuses_an_unknown_option() {
+        for command in COMMANDS {
+            for line in [&["--bogus"][..], &["--bogus", "--help"], &["-h", "--bogus"]] {
+                let error = (command.main)(&args(line)).unwrap_err();
+                assert!(
+                    error.starts_with("unknown option `--bogus`"),
+                    "{} {line:?}: {error}",
+                    command.name
+                );
+                assert!(error.ends_with(command.usage), "{}: {error}", command.name);
+            }
+        }
     }
 }

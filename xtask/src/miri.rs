@@ -1,6 +1,8 @@
 //! `cargo xtask miri`: sha1-fast's `unsafe` backends interpreted by Miri,
 //! which checks every pointer access and intrinsic call they make.
 
+use crate::flags::Args;
+use std::ffi::OsString;
 use std::process::{Command, Stdio};
 
 use crate::process::{add_rustflags, ensure_nightly, run_checked};
@@ -38,8 +40,8 @@ const LIB_TESTS: &[&str] = if cfg!(target_arch = "x86_64") {
 /// `backend::tests::miri_interprets_both_simd_kernels` fails.
 const X86_FEATURES: &str = "-C target-feature=+ssse3,+avx2";
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
-    if crate::parse_flags(args, &[], USAGE)?.is_none() {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
+    if Args::none(args, USAGE)?.is_none() {
         return Ok(());
     }
     ensure_nightly(&["miri", "rust-src"])?;

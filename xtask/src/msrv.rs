@@ -2,6 +2,8 @@
 //! declare (`rust-version` in the workspace `Cargo.toml`), so a newer
 //! language feature cannot slip in unnoticed.
 
+use crate::flags::Args;
+use std::ffi::OsString;
 use std::process::Command;
 
 use crate::process::{run_checked, succeeds};
@@ -29,8 +31,8 @@ const PACKAGES: &[&str] = &[
     "testkit",
 ];
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
-    if crate::parse_flags(args, &[], USAGE)?.is_none() {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
+    if Args::none(args, USAGE)?.is_none() {
         return Ok(());
     }
     let root = testkit::workspace_root();

@@ -1,9 +1,11 @@
 //! `cargo xtask wasm`: the `bijou-wasm` npm package, built into
 //! `crates/bijou-wasm/pkg/`, and optionally its tests and benches.
 
+use std::ffi::OsString;
 use std::path::Path;
 use std::process::Command;
 
+use crate::flags::{Args, Long, unexpected};
 use crate::process::run_checked;
 
 pub(crate) const USAGE: &str = "\
@@ -27,8 +29,22 @@ Options:
 
 const TARGET: &str = "wasm32-unknown-unknown";
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
-    let Some(flags) = crate::parse_flags(args, &["--test", "--bench"], USAGE)? else {
+/// `--test` and `--bench`; `None` after `--help`.
+fn parse(args: &[OsString]) -> Result<Option<(bool, bool)>, String> {
+    let (mut test, mut bench) = (false, false);
+    let mut args = Args::new(args, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Long("test") => test = true,
+            Long("bench") => bench = true,
+            other => return Err(unexpected(other, USAGE)),
+        }
+    }
+    args.finish((test, bench))
+}
+
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
+    let Some((test, bench)) = parse(args)? else {
         return Ok(());
     };
     let root = testkit::workspace_root();
@@ -89,10 +105,10 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
                 .args(["run", script]),
         )
     };
-    if flags.iter().any(|flag| flag == "--test") {
+    if test {
         npm_run("test")?;
     }
-    if flags.iter().any(|flag| flag == "--bench") {
+    if bench {
         npm_run("bench")?;
     }
     Ok(())
