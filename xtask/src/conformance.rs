@@ -1,7 +1,7 @@
 //! `cargo xtask conformance`: every vector file against every width and
 //! SHA-1 backend, one table, non-zero exit on any failure.
 
-use crate::flags::{Args, Long, unexpected};
+use crate::flags;
 use sha1_fast::{Backend, Digest, Sha1};
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -494,22 +494,8 @@ fn exhaustive_suites() -> Vec<Suite> {
     suites
 }
 
-/// `--long` and `--exhaustive`; `None` after `--help`.
-fn parse(args: &[OsString]) -> Result<Option<(bool, bool)>, String> {
-    let (mut long, mut exhaustive) = (false, false);
-    let mut args = Args::new(args, USAGE);
-    while let Some(arg) = args.next()? {
-        match arg {
-            Long("long") => long = true,
-            Long("exhaustive") => exhaustive = true,
-            other => return Err(unexpected(other, USAGE)),
-        }
-    }
-    args.finish((long, exhaustive))
-}
-
 pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
-    let Some((long, exhaustive)) = parse(args)? else {
+    let Some([long, exhaustive]) = flags::switches(args, USAGE, ["long", "exhaustive"])? else {
         return Ok(());
     };
     let mut suites = vec![listed_files()];

@@ -86,15 +86,28 @@ impl Args {
         }
         Ok(Some(parsed))
     }
+}
 
-    /// For a command without options: `Some(())` to run, `None` after help.
-    pub(crate) fn none(args: &[OsString], usage: &'static str) -> Result<Option<()>, String> {
-        let mut args = Args::new(args, usage);
-        if let Some(arg) = args.next()? {
-            return Err(unexpected(arg, usage));
+/// For a command whose options are all switches: which of `names` (long
+/// options, without their dashes) are on, in order; `None` after help.
+pub(crate) fn switches<const N: usize>(
+    args: &[OsString],
+    usage: &'static str,
+    names: [&str; N],
+) -> Result<Option<[bool; N]>, String> {
+    let mut on = [false; N];
+    let mut args = Args::new(args, usage);
+    while let Some(arg) = args.next()? {
+        let index = match &arg {
+            Long(name) => names.iter().position(|known| known == name),
+            _ => None,
+        };
+        match index {
+            Some(index) => on[index] = true,
+            None => return Err(unexpected(arg, usage)),
         }
-        args.finish(())
     }
+    args.finish(on)
 }
 
 /// The error for an argument the command does not take.
@@ -206,11 +219,19 @@ mod tests {
     }
 
     #[test]
-    fn a_command_without_options_takes_none() {
-        let none = |line: &[&str]| Args::none(&args(line), "USAGE");
-        assert_eq!(none(&[]), Ok(Some(())));
-        assert_eq!(none(&["--help"]), Ok(None));
-        assert!(none(&["--long"]).unwrap_err().contains("`--long`"));
+    fn switches_are_on_when_given() {
+        let two = |line: &[&str]| switches(&args(line), "USAGE", ["a", "b"]);
+        assert_eq!(two(&[]), Ok(Some([false, false])));
+        assert_eq!(two(&["--b", "--b"]), Ok(Some([false, true])));
+        assert_eq!(two(&["--b", "--help"]), Ok(None));
+        assert!(
+            two(&["--c"])
+                .unwrap_err()
+                .starts_with("unknown option `--c`")
+        );
+        let none = |line: &[&str]| switches(&args(line), "USAGE", []);
+        assert_eq!(none(&[]), Ok(Some([])));
+        assert!(none(&["--a"]).unwrap_err().contains("`--a`"));
         let error = none(&["--", "x"]).unwrap_err();
         assert!(error.starts_with("unexpected argument `x`"), "{error}");
     }

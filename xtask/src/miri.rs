@@ -1,7 +1,7 @@
 //! `cargo xtask miri`: sha1-fast's `unsafe` backends interpreted by Miri,
 //! which checks every pointer access and intrinsic call they make.
 
-use crate::flags::Args;
+use crate::flags;
 use std::ffi::OsString;
 use std::process::{Command, Stdio};
 
@@ -41,7 +41,7 @@ const LIB_TESTS: &[&str] = if cfg!(target_arch = "x86_64") {
 const X86_FEATURES: &str = "-C target-feature=+ssse3,+avx2";
 
 pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
-    if Args::none(args, USAGE)?.is_none() {
+    if flags::switches(args, USAGE, [])?.is_none() {
         return Ok(());
     }
     ensure_nightly(&["miri", "rust-src"])?;

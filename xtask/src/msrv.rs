@@ -2,7 +2,7 @@
 //! declare (`rust-version` in the workspace `Cargo.toml`), so a newer
 //! language feature cannot slip in unnoticed.
 
-use crate::flags::Args;
+use crate::flags;
 use std::ffi::OsString;
 use std::process::Command;
 
@@ -32,7 +32,7 @@ const PACKAGES: &[&str] = &[
 ];
 
 pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
-    if Args::none(args, USAGE)?.is_none() {
+    if flags::switches(args, USAGE, [])?.is_none() {
         return Ok(());
     }
     let root = testkit::workspace_root();

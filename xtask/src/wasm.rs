@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::process::Command;
 
-use crate::flags::{Args, Long, unexpected};
+use crate::flags;
 use crate::process::run_checked;
 
 pub(crate) const USAGE: &str = "\
@@ -29,22 +29,8 @@ Options:
 
 const TARGET: &str = "wasm32-unknown-unknown";
 
-/// `--test` and `--bench`; `None` after `--help`.
-fn parse(args: &[OsString]) -> Result<Option<(bool, bool)>, String> {
-    let (mut test, mut bench) = (false, false);
-    let mut args = Args::new(args, USAGE);
-    while let Some(arg) = args.next()? {
-        match arg {
-            Long("test") => test = true,
-            Long("bench") => bench = true,
-            other => return Err(unexpected(other, USAGE)),
-        }
-    }
-    args.finish((test, bench))
-}
-
 pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
-    let Some((test, bench)) = parse(args)? else {
+    let Some([test, bench]) = flags::switches(args, USAGE, ["test", "bench"])? else {
         return Ok(());
     };
     let root = testkit::workspace_root();
