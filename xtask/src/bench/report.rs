@@ -43,6 +43,7 @@ const INTERESTING_FLAGS: &[&str] = &[
 const BENCH_TITLES: &[(&str, &str)] = &[
     ("bijou", "Varints: bijou-core's bijou64 against its peers"),
     ("io", "bijou-io"),
+    ("serde", "bijou-serde against postcard, bincode and borsh"),
     ("sha1", "SHA-1: sha1-fast against its peers"),
     (SHA1_LADDER, "SHA-1 optimisation ladder"),
     (
@@ -556,6 +557,18 @@ mod tests {
         assert!(out.contains("| group | subject | them | us |"), "{out}");
         assert!(out.contains("| enc | us | 3.00× | - |"), "{out}");
         assert!(out.contains("| dec | them | - | 2.00× |"), "{out}");
+    }
+
+    /// Every bench of the package has a heading of its own in the report.
+    #[test]
+    fn every_bench_has_a_title() {
+        let benches = crate::criterion::Benches::find(&testkit::workspace_root()).unwrap();
+        for bench in &benches.names {
+            assert!(
+                lookup(BENCH_TITLES, bench).is_some(),
+                "no title for {bench}"
+            );
+        }
     }
 
     #[test]
