@@ -44,9 +44,17 @@ impl Args {
                 self.help = true;
             }
         }
-        self.parser
-            .next()
-            .map_err(|e| format!("{e}\n\n{}", self.usage))
+        let usage = self.usage;
+        self.parser.next().map_err(|error| {
+            let what = match error {
+                lexopt::Error::UnexpectedValue { option, value } => format!(
+                    "`{option}` takes no value, found `{}`",
+                    value.to_string_lossy()
+                ),
+                other => other.to_string(),
+            };
+            format!("{what}\n\n{usage}")
+        })
     }
 
     /// The value of option `name`, which has just been read.
@@ -186,7 +194,7 @@ mod tests {
             (&["--bogus"][..], "unknown option `--bogus`"),
             (&["-x"], "unknown option `-x`"),
             (&["extra"], "unexpected argument `extra`"),
-            (&["--flag=yes"], "unexpected argument for option '--flag'"),
+            (&["--flag=yes"], "`--flag` takes no value, found `yes`"),
         ] {
             let error = parse(line).unwrap_err();
             assert!(error.starts_with(expected), "{line:?}: {error}");
