@@ -11,9 +11,10 @@
 //!
 //! Throughput is `Elements(10_000)`: criterion's time over 10,000 is
 //! ns/record. A measuring run also prints each format's encoded size and
-//! its ratio to postcard's, and an interleaved table: every format in
-//! turn (the order rotating), [`ROUNDS`] times, medians per format, so
-//! drift on a shared machine falls on all of them alike. The records are drawn from a fixed seed, with
+//! its ratio to postcard's, and an interleaved table (`Interleave`): every
+//! format's serialize and deserialize in turn (the order rotating),
+//! [`ROUNDS`] times, medians per format, so drift on a shared machine falls
+//! on all of them alike. The records are drawn from a fixed seed, with
 //! distributions a web server's log might have (mostly GET and 200,
 //! millisecond timestamps, sizes and latencies spread over orders of
 //! magnitude); nothing in them is tuned to any format. Run pinned, e.g.
@@ -22,9 +23,9 @@
 #![allow(missing_docs)] // criterion_main! generates an undocumented `main`.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use bijou_benches::{SplitMix64, emit, is_measuring_run};
+use bijou_benches::{Contender, Interleave, SplitMix64, emit, is_measuring_run};
 use borsh::{BorshDeserialize, BorshSerialize};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
@@ -236,30 +237,32 @@ fn serde_formats(c: &mut Criterion) {
     }
 }
 
-/// Each format's serialize and deserialize, in turn, [`ROUNDS`] times:
-/// median ns/record, and each one's ratio to bijou-serde's ("2.00x":
-/// bijou-serde is twice as fast).
+/// Each format's serialize and deserialize, every one in turn, once a
+/// round, [`ROUNDS`] rounds: median ns/record, and each one's ratio to
+/// bijou-serde's ("2.00x": bijou-serde is twice as fast).
 fn interleaved(records: &Vec<LogRecord>, encoded: &[Vec<u8>]) {
-    let mut times = vec![[Vec::with_capacity(ROUNDS), Vec::with_capacity(ROUNDS)]; FORMATS.len()];
-    for round in 0..ROUNDS {
-        for turn in 0..FORMATS.len() {
-            let index = (round + turn) % FORMATS.len();
-            let format = &FORMATS[index];
-            let start = Instant::now();
-            black_box((format.encode)(black_box(records)));
-            times[index][0].push(start.elapsed());
-            let start = Instant::now();
-            black_box((format.decode)(black_box(&encoded[index])));
-            times[index][1].push(start.elapsed());
-        }
-    }
-    let per_record = |samples: &mut Vec<Duration>| {
-        samples.sort_unstable();
-        samples[samples.len() / 2].as_nanos() as f64 / RECORDS as f64
+    const INTERLEAVE: Interleave = Interleave {
+        rounds: ROUNDS,
+        // One call a sample: a call is all the records.
+        sample_bytes: RECORDS,
+        clock_links: 1 << 14,
     };
-    let medians: Vec<[f64; 2]> = times
-        .iter_mut()
-        .map(|[ser, de]| [per_record(ser), per_record(de)])
+    let mut contenders: Vec<Contender<'_>> = Vec::new();
+    for (format, bytes) in FORMATS.iter().zip(encoded) {
+        contenders.push((
+            format!("{} serialize", format.name),
+            Box::new(move || drop(black_box((format.encode)(black_box(records))))),
+        ));
+        contenders.push((
+            format!("{} deserialize", format.name),
+            Box::new(move || drop(black_box((format.decode)(black_box(bytes))))),
+        ));
+    }
+    // `Interleave` counts units per second; here a unit is a record.
+    let (stats, _) = INTERLEAVE.run(&mut contenders, RECORDS);
+    let medians: Vec<[f64; 2]> = stats
+        .chunks(2)
+        .map(|pair| [1e3 / pair[0].rate, 1e3 / pair[1].rate])
         .collect();
     emit!("");
     emit!("serde-interleaved/log-records ({ROUNDS} rounds, median ns/record)");

@@ -1,7 +1,9 @@
 //! `cargo xtask conformance`: every vector file against every width and
 //! SHA-1 backend, one table, non-zero exit on any failure.
 
+use crate::flags;
 use sha1_fast::{Backend, Digest, Sha1};
+use std::ffi::OsString;
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 use testkit::vectors::{BijouCase, CollisionCase, HashCase, RepeatCase, VectorError};
@@ -492,13 +494,10 @@ fn exhaustive_suites() -> Vec<Suite> {
     suites
 }
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
-    let Some(flags) = crate::parse_flags(args, &["--long", "--exhaustive"], USAGE)? else {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
+    let Some([long, exhaustive]) = flags::switches(args, USAGE, ["long", "exhaustive"])? else {
         return Ok(());
     };
-    let exhaustive = flags.iter().any(|f| f == "--exhaustive");
-    let long = flags.iter().any(|f| f == "--long");
-
     let mut suites = vec![listed_files()];
     suites.extend(file_suites(long));
     if exhaustive {

@@ -13,13 +13,13 @@
 //! the fallback is chosen, then with each way of forcing a backend
 //! ([`SHA1_RUNS`]).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use crate::bench::json::Json;
-
-use crate::{option_value, parse_or_help, push_once, run_checked, succeeds};
+use crate::flags::{Args, Long, push_once, unexpected};
+use crate::process::{add_rustflags, run_checked, succeeds};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask cross [--install] [--clean] [--target TRIPLE]... [--package CRATE]...
@@ -191,7 +191,7 @@ struct Options {
     crates: Vec<&'static str>,
 }
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
     let Some(options) = parse_args(args)? else {
         return Ok(());
     };
@@ -267,11 +267,7 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
 /// of `cargo metadata` in the workspace, where [`test_command`] runs too.
 /// Each target's build is its `<triple>` subdirectory.
 fn target_directory() -> Result<PathBuf, String> {
-    crate::cargo_metadata(&testkit::workspace_root())?
-        .get("target_directory")
-        .and_then(Json::as_str)
-        .map(PathBuf::from)
-        .ok_or_else(|| "cargo metadata: no target_directory".to_owned())
+    crate::cargo::metadata(&testkit::workspace_root()).map(|m| m.target_directory)
 }
 
 /// Deletes a target's build directory; one that is not there is no error.
@@ -284,54 +280,46 @@ fn remove_build(dir: &Path) -> Result<(), String> {
     }
 }
 
-/// The command line; `None` after `--help`.
-fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    parse_or_help(args, USAGE, parse_options)
-}
-
 /// `--install`, `--clean`, the `--target`s (all of [`TARGETS`] if none)
-/// and the `--package`s (all of [`CRATES`] if none).
-fn parse_options(args: &[String]) -> Result<Options, String> {
-    let mut install = false;
-    let mut clean = false;
-    let mut targets = Vec::new();
-    let mut crates = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--install" => install = true,
-            "--clean" => clean = true,
-            "--target" => {
-                let triple = option_value(&mut args, arg, USAGE)?;
+/// and the `--package`s (all of [`CRATES`] if none); `None` after `--help`.
+fn parse_args(args: &[OsString]) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        install: false,
+        clean: false,
+        targets: Vec::new(),
+        crates: Vec::new(),
+    };
+    let mut args = Args::new(args, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Long("install") => options.install = true,
+            Long("clean") => options.clean = true,
+            Long("target") => {
+                let triple = args.value("--target")?;
                 let target = TARGETS
                     .iter()
                     .find(|t| t.triple == triple)
                     .ok_or_else(|| format!("unknown target `{triple}`\n\n{USAGE}"))?;
-                push_once(&mut targets, target);
+                push_once(&mut options.targets, target);
             }
-            "--package" => {
-                let name = option_value(&mut args, arg, USAGE)?;
+            Long("package") => {
+                let name = args.value("--package")?;
                 let krate = CRATES
                     .iter()
                     .find(|&&c| c == name)
                     .ok_or_else(|| format!("unknown package `{name}`\n\n{USAGE}"))?;
-                push_once(&mut crates, *krate);
+                push_once(&mut options.crates, *krate);
             }
-            other => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
+            other => return Err(unexpected(other, USAGE)),
         }
     }
-    if targets.is_empty() {
-        targets = TARGETS.iter().collect();
+    if options.targets.is_empty() {
+        options.targets = TARGETS.iter().collect();
     }
-    if crates.is_empty() {
-        crates = CRATES.to_vec();
+    if options.crates.is_empty() {
+        options.crates = CRATES.to_vec();
     }
-    Ok(Options {
-        install,
-        clean,
-        targets,
-        crates,
-    })
+    args.finish(options)
 }
 
 /// What `target` still lacks on this machine, as things to install.
@@ -455,7 +443,7 @@ fn cargo_test(target: &Target, rustflags: &str) -> Command {
     command
         .current_dir(testkit::workspace_root())
         .args(["test", "--target", target.triple]);
-    crate::add_rustflags(&mut command, rustflags);
+    add_rustflags(&mut command, rustflags);
     let prefix = cargo_target_env_prefix(target.triple);
     let settings = [
         ("LINKER", target.linker.to_owned()),
@@ -523,7 +511,7 @@ fn cargo_target_env_prefix(triple: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args;
+    use crate::flags::args;
 
     #[test]
     fn env_prefix_follows_cargo_naming() {

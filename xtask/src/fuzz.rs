@@ -2,14 +2,18 @@
 //! `vectors/`, builds them, runs each for a while and prints one table;
 //! non-zero exit on any crash.
 
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use testkit::vectors::{BijouCase, BijouExpect, VectorError};
+use crate::flags::{self, Args, Long, Value, unexpected};
+use crate::process::{ensure_nightly, run_checked, succeeds};
 
-use crate::{ensure_nightly, option_value, parse_or_help, run_checked, succeeds};
+mod seeds;
+
+use seeds::Vectors;
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask fuzz [--seconds N] [--keep] [TARGET]
@@ -48,27 +52,27 @@ struct Target {
 const TARGETS: &[Target] = &[
     Target {
         name: "bijou_decode",
-        seeds: decode_seeds,
+        seeds: seeds::decode_seeds,
         flags: &[],
     },
     Target {
         name: "bijou_roundtrip",
-        seeds: roundtrip_seeds,
+        seeds: seeds::roundtrip_seeds,
         flags: &[],
     },
     Target {
         name: "bijou_batch",
-        seeds: batch_seeds,
+        seeds: seeds::batch_seeds,
         flags: &[],
     },
     Target {
         name: "io_stream",
-        seeds: stream_seeds,
+        seeds: seeds::stream_seeds,
         flags: &[],
     },
     Target {
         name: "frame_decoder",
-        seeds: frame_seeds,
+        seeds: seeds::frame_seeds,
         // Its inputs are far below 1 MiB and the decoders reserve at most
         // 64 KiB ahead, so one allocation of 1 MiB means a decoder trusted
         // an announced length (the frame limit may be none at all).
@@ -76,22 +80,22 @@ const TARGETS: &[Target] = &[
     },
     Target {
         name: "sha1_chunks",
-        seeds: sha1_seeds,
+        seeds: seeds::sha1_seeds,
         flags: &[],
     },
     Target {
         name: "sha1_many",
-        seeds: sha1_seeds,
+        seeds: seeds::sha1_seeds,
         flags: &[],
     },
     Target {
         name: "sha1_checked",
-        seeds: checked_seeds,
+        seeds: seeds::checked_seeds,
         flags: &[],
     },
     Target {
         name: "serde_canonical",
-        seeds: serde_seeds,
+        seeds: seeds::serde_seeds,
         // As frame_decoder: no allocation is sized by a length before the
         // input is seen to hold it, and inputs are far below 1 MiB.
         flags: &["-malloc_limit_mb=1"],
@@ -110,7 +114,7 @@ struct Options {
     only: Option<String>,
 }
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
     let Some(Options {
         seconds,
         keep,
@@ -152,40 +156,34 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The command line; `None` after `--help`.
-fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    parse_or_help(args, USAGE, parse_options)
-}
-
-/// `--seconds N`, `--keep` and an optional target name.
-fn parse_options(args: &[String]) -> Result<Options, String> {
-    let mut seconds = 60;
-    let mut keep = false;
-    let mut target = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--seconds" => {
-                let value = option_value(&mut args, arg, USAGE)?;
-                seconds =
+/// `--seconds N`, `--keep` and an optional target name; `None` after
+/// `--help`.
+fn parse_args(args: &[OsString]) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        seconds: 60,
+        keep: false,
+        only: None,
+    };
+    let mut args = Args::new(args, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Long("seconds") => {
+                let value = args.value("--seconds")?;
+                options.seconds =
                     value.parse().ok().filter(|&s| s > 0).ok_or_else(|| {
                         format!("`--seconds {value}`: expected a positive integer")
                     })?;
             }
-            "--keep" => keep = true,
-            flag if flag.starts_with('-') => {
-                return Err(format!("unknown option `{flag}`\n\n{USAGE}"));
-            }
+            Long("keep") => options.keep = true,
             // Checked here, so that `no_such_target --help` is an error too.
-            name if target.is_none() => target = Some(target_named(name)?.name.to_owned()),
-            extra => return Err(format!("unexpected argument `{extra}`\n\n{USAGE}")),
+            Value(name) if options.only.is_none() => {
+                let name = flags::string(name)?;
+                options.only = Some(target_named(&name)?.name.to_owned());
+            }
+            other => return Err(unexpected(other, USAGE)),
         }
     }
-    Ok(Options {
-        seconds,
-        keep,
-        only: target,
-    })
+    args.finish(options)
 }
 
 /// The fuzz target called `name`.
@@ -455,237 +453,10 @@ fn write_seeds(fuzz_dir: &Path, target: &str, seeds: &[Vec<u8>]) -> Result<(), S
     Ok(())
 }
 
-// Seed inputs. Each target's input format is documented in its module under
-// fuzz/src/targets/ (and `split_chunks` in fuzz/src/lib.rs); these builders
-// must follow it.
-
-/// The bijou widths in the order of `each_width!` in fuzz/src/lib.rs (the
-/// `bijou_roundtrip` selector byte indexes it), with their byte sizes.
-const WIDTHS: [(&str, usize); 6] = [
-    ("bijou32", 4),
-    ("bijou64", 8),
-    ("bijou128", 16),
-    ("bijou32s", 4),
-    ("bijou64s", 8),
-    ("bijou128s", 16),
-];
-
-/// Seeds larger than this are left out: libFuzzer sizes its inputs by the
-/// largest seed, and small inputs run faster.
-const MAX_SEED_MESSAGE: usize = 8 * 1024;
-
-/// The vector files the seeds come from.
-struct Vectors {
-    bijou: Vec<BijouCase>,
-    sha1_messages: Vec<Vec<u8>>,
-    serde: Vec<Vec<u8>>,
-}
-
-impl Vectors {
-    fn load() -> Result<Vectors, VectorError> {
-        use testkit::vectors::{Format, files, load_bijou, load_rsp, load_serde};
-        let mut bijou = Vec::new();
-        for file in files(Format::Bijou) {
-            bijou.extend(load_bijou(file.path)?);
-        }
-        let mut sha1_messages = Vec::new();
-        for file in files(Format::Rsp) {
-            let cases = load_rsp(file.path, 20)?;
-            sha1_messages.extend(cases.into_iter().map(|c| c.message));
-        }
-        sha1_messages.retain(|m| m.len() <= MAX_SEED_MESSAGE);
-        let mut serde = Vec::new();
-        for file in files(Format::Serde) {
-            serde.extend(load_serde(file.path)?.into_iter().map(|c| c.bytes));
-        }
-        Ok(Vectors {
-            bijou,
-            sha1_messages,
-            serde,
-        })
-    }
-
-    /// The cases of one width.
-    fn cases<'a>(&'a self, width: &'a str) -> impl Iterator<Item = &'a BijouCase> {
-        self.bijou.iter().filter(move |c| c.width == width)
-    }
-
-    /// One width's valid encodings, back to back.
-    fn valid_stream(&self, width: &str) -> Vec<u8> {
-        self.cases(width)
-            .filter(|c| matches!(c.expect, BijouExpect::Value(_)))
-            .flat_map(|c| c.bytes.clone())
-            .collect()
-    }
-
-    /// [`valid_stream`](Self::valid_stream), then the width's overflowing
-    /// encodings, then its truncated ones (a truncated value ends a stream).
-    fn stream(&self, width: &str) -> Vec<u8> {
-        let mut stream = self.valid_stream(width);
-        for expect in [BijouExpect::Overflow, BijouExpect::Truncated] {
-            for case in self.cases(width).filter(|c| c.expect == expect) {
-                stream.extend_from_slice(&case.bytes);
-            }
-        }
-        stream
-    }
-}
-
-/// The `split_chunks` format: the piece count, the piece lengths, then the
-/// payload (whatever the lengths leave over is the last piece).
-fn chunked(lengths: &[u8], payload: &[u8]) -> Vec<u8> {
-    let count = u8::try_from(lengths.len()).expect("at most 255 piece lengths");
-    let mut out = vec![count];
-    out.extend_from_slice(lengths);
-    out.extend_from_slice(payload);
-    out
-}
-
-/// `payload` whole, byte by byte (as far as 255 lengths reach), and cut
-/// into a few uneven pieces.
-fn chunkings(payload: &[u8]) -> [Vec<u8>; 3] {
-    [
-        chunked(&[], payload),
-        chunked(&vec![1; payload.len().min(255)], payload),
-        chunked(&[3, 0, 17, 64], payload),
-    ]
-}
-
-fn decode_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
-    let mut seeds: Vec<Vec<u8>> = vectors.bijou.iter().map(|c| c.bytes.clone()).collect();
-    seeds.sort();
-    seeds.dedup();
-    seeds
-}
-
-fn roundtrip_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
-    let mut seeds = Vec::new();
-    for (selector, (width, size)) in WIDTHS.iter().enumerate() {
-        let mut seed = vec![selector as u8];
-        for case in vectors.cases(width) {
-            let BijouExpect::Value(text) = &case.expect else {
-                continue;
-            };
-            // Little-endian two's complement: the low `size` bytes of the
-            // 128-bit value, which fits the width by the vector's contract.
-            let le = match text.parse::<u128>() {
-                Ok(unsigned) => unsigned.to_le_bytes(),
-                Err(_) => text.parse::<i128>().map_or([0; 16], i128::to_le_bytes),
-            };
-            seed.extend_from_slice(&le[..*size]);
-        }
-        seeds.push(seed);
-    }
-    seeds
-}
-
-fn batch_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
-    let mut seeds = Vec::new();
-    for (width, _) in WIDTHS {
-        // Room for everything, a capacity that stops mid-stream, and a long
-        // stream: past the decoder's 128-value adaptive blocks and the
-        // signed widths' 4 KiB scratch (over 1024 values of about 2 bytes).
-        let valid = vectors.valid_stream(width);
-        let long = valid.repeat(3000usize.div_ceil(valid.len()));
-        let stream = vectors.stream(width);
-        for (capacity, bytes) in [(u16::MAX, &stream), (3, &stream), (u16::MAX, &long)] {
-            seeds.push([&capacity.to_le_bytes()[..], bytes].concat());
-        }
-    }
-    seeds
-}
-
-fn stream_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
-    WIDTHS
-        .iter()
-        .flat_map(|(width, _)| chunkings(&vectors.stream(width)))
-        .collect()
-}
-
-fn frame_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
-    // Frames carrying the SHA-1 messages (a bijou64 length, then the
-    // bytes), as many as fit libFuzzer's default 4 KiB inputs.
-    let mut frames = Vec::new();
-    for message in &vectors.sha1_messages {
-        let mut frame = Vec::new();
-        bijou_core::bijou64::encode(message.len() as u64, &mut frame);
-        frame.extend_from_slice(message);
-        if frames.len() + frame.len() > 4000 {
-            break;
-        }
-        frames.extend_from_slice(&frame);
-    }
-    let mut seeds = Vec::new();
-    // The first byte is the square root of `max_frame_len`: 255 (no limit)
-    // and 254 admit every frame here, 16 (256 bytes) refuses the longer
-    // ones, 0 all but the empty one.
-    for max_root in [255, 254, 16, 0] {
-        for input in chunkings(&frames) {
-            seeds.push([vec![max_root], input].concat());
-        }
-    }
-    // The stream ending inside a frame.
-    seeds.push([vec![255], chunked(&[], &frames[..frames.len() - 1])].concat());
-    // With no limit, lengths whose prefix plus payload overflow `usize`.
-    let mut huge = Vec::new();
-    bijou_core::bijou64::encode(u64::MAX, &mut huge);
-    huge.extend_from_slice(b"abc");
-    seeds.push([vec![255], chunked(&[], &huge)].concat());
-    seeds
-}
-
-/// Every serde vector's bytes (valid and refused alike) after each of the
-/// target's type selectors, and the vectors back to back after each.
-fn serde_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
-    // The length of `bijou_fuzz::targets::serde_canonical::TYPES`.
-    const TYPES: u8 = 8;
-    let mut seeds = Vec::new();
-    for selector in 0..TYPES {
-        for bytes in &vectors.serde {
-            seeds.push([&[selector][..], bytes].concat());
-        }
-        seeds.push([vec![selector], vectors.serde.concat()].concat());
-    }
-    seeds.sort();
-    seeds.dedup();
-    seeds
-}
-
-fn sha1_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
-    let mut seeds = Vec::new();
-    for message in &vectors.sha1_messages {
-        seeds.push(chunked(&[], message));
-        // Pieces that straddle the 64-byte blocks and the padding boundary.
-        seeds.push(chunked(&[1, 54, 9, 64, 0, 65], message));
-    }
-    seeds
-}
-
-/// `sha1_checked` seeds: each colliding file's first ten blocks (the
-/// attack) with and without noise after, cut across block boundaries, and
-/// plain data.
-fn checked_seeds(vectors: &Vectors) -> Vec<Vec<u8>> {
-    let mut seeds = Vec::new();
-    for file in 0..4u8 {
-        let start = 10 << 3 | file;
-        for tail in [&b""[..], b"after the attack, some bytes of noise"] {
-            let mut seed = vec![start];
-            seed.extend(chunked(&[3, 64, 100], tail));
-            seeds.push(seed);
-        }
-    }
-    for message in vectors.sha1_messages.iter().take(4) {
-        let mut seed = vec![4];
-        seed.extend(chunked(&[1, 54, 9, 64], message));
-        seeds.push(seed);
-    }
-    seeds
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args;
+    use crate::flags::args;
 
     #[test]
     fn parses_seconds_and_target() {

@@ -1,15 +1,21 @@
 //! `cargo xtask`: the workspace's automation (the cargo-xtask convention: a
 //! plain binary crate, aliased in `.cargo/config.toml`, nothing to install).
 
-use std::path::Path;
-use std::process::{Command, ExitCode, Stdio};
+use std::ffi::OsString;
+use std::process::ExitCode;
 
 mod bench;
+mod cargo;
 mod conformance;
+mod criterion;
 mod cross;
+mod flags;
 mod fuzz;
+mod groups;
+mod ladder;
 mod miri;
 mod msrv;
+mod process;
 mod table;
 mod wasm;
 
@@ -34,7 +40,7 @@ command's options.";
 /// prints as `NAME --help` does.
 struct Subcommand {
     name: &'static str,
-    main: fn(&[String]) -> Result<(), String>,
+    main: fn(&[OsString]) -> Result<(), String>,
     usage: &'static str,
 }
 
@@ -51,8 +57,8 @@ const COMMANDS: &[Subcommand] = &[
     },
     Subcommand {
         name: "ladder",
-        main: bench::ladder::main,
-        usage: bench::ladder::USAGE,
+        main: ladder::main,
+        usage: ladder::USAGE,
     },
     Subcommand {
         name: "fuzz",
@@ -85,22 +91,27 @@ const COMMANDS: &[Subcommand] = &[
 const HELP: &[&str] = &["help", "--help", "-h"];
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
-    let result = if HELP.contains(&command.as_str()) {
-        help(rest).map(|text| println!("{text}"))
-    } else {
-        subcommand(command).and_then(|found| (found.main)(rest))
-    };
-    match result {
+    match run(command, rest) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Runs `command` (or `help`) with the arguments after it.
+fn run(command: &OsString, args: &[OsString]) -> Result<(), String> {
+    let command = flags::string(command.clone())?;
+    if HELP.contains(&command.as_str()) {
+        help(args).map(|text| println!("{text}"))
+    } else {
+        subcommand(&command).and_then(|found| (found.main)(args))
     }
 }
 
@@ -114,193 +125,19 @@ fn subcommand(name: &str) -> Result<&'static Subcommand, String> {
 
 /// What `help [COMMAND]` prints: COMMAND's own help, the same text as its
 /// `--help`, or this overview when no command is named.
-fn help(args: &[String]) -> Result<&'static str, String> {
+fn help(args: &[OsString]) -> Result<&'static str, String> {
     match args {
         [] => Ok(USAGE),
-        [name] if HELP.contains(&name.as_str()) => Ok(USAGE),
-        [name] => subcommand(name).map(|command| command.usage),
-        [_, extra, ..] => Err(format!("unexpected argument `{extra}`\n\n{USAGE}")),
+        [name] if HELP.iter().any(|help| name == help) => Ok(USAGE),
+        [name] => subcommand(&name.to_string_lossy()).map(|command| command.usage),
+        [_, extra, ..] => Err(flags::unexpected(flags::Value(extra.clone()), USAGE)),
     }
-}
-
-/// Parses `args` with `parse`, then prints `usage` and returns `None` if
-/// they ask for help (`-h` or `--help` before any `--`; `parse` never sees
-/// those). The rest of the line is parsed either way, so a mistake in it is
-/// still an error when help is asked for too: `--bogus --help` must not
-/// exit 0 as if `--bogus` were an option.
-fn parse_or_help<T>(
-    args: &[String],
-    usage: &str,
-    parse: impl FnOnce(&[String]) -> Result<T, String>,
-) -> Result<Option<T>, String> {
-    let end = args
-        .iter()
-        .position(|arg| arg == "--")
-        .unwrap_or(args.len());
-    let (options, passed_on) = args.split_at(end);
-    let rest: Vec<String> = options
-        .iter()
-        .filter(|arg| !is_help(arg))
-        .chain(passed_on)
-        .cloned()
-        .collect();
-    let parsed = parse(&rest)?;
-    if options.iter().any(|arg| is_help(arg)) {
-        println!("{usage}");
-        return Ok(None);
-    }
-    Ok(Some(parsed))
-}
-
-fn is_help(arg: &str) -> bool {
-    arg == "-h" || arg == "--help"
-}
-
-/// The value that follows option `name`. A flag there is refused rather
-/// than taken as the value: `--report --quick` forgot the directory, and
-/// would otherwise write a report to `--quick` and not run quick.
-fn option_value<'a>(
-    args: &mut std::slice::Iter<'a, String>,
-    name: &str,
-    usage: &str,
-) -> Result<&'a str, String> {
-    match args.next() {
-        None => Err(format!("`{name}` needs a value\n\n{usage}")),
-        Some(flag) if flag.starts_with("--") => Err(format!(
-            "`{name}` needs a value, found the flag `{flag}`\n\n{usage}"
-        )),
-        Some(value) => Ok(value),
-    }
-}
-
-/// Parses `--flag` style options: every argument must be one of `known`
-/// (or `--help`, which returns `None` after printing `usage`).
-fn parse_flags(
-    args: &[String],
-    known: &[&str],
-    usage: &str,
-) -> Result<Option<Vec<String>>, String> {
-    parse_or_help(args, usage, |args| {
-        match args.iter().find(|arg| !known.contains(&arg.as_str())) {
-            Some(unknown) => Err(format!("unknown option `{unknown}`\n\n{usage}")),
-            None => Ok(args.to_vec()),
-        }
-    })
-}
-
-/// Appends `item` unless `list` holds it already: a repeatable option given
-/// the same value twice (`--bench sha1 --bench sha1`) means it once, in the
-/// place it first came, rather than running the same thing twice.
-fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
-    if !list.contains(&item) {
-        list.push(item);
-    }
-}
-
-/// `list` as the owned command-line arguments the parsers take.
-#[cfg(test)]
-fn args(list: &[&str]) -> Vec<String> {
-    list.iter().map(ToString::to_string).collect()
-}
-
-/// Whether `command` runs and exits successfully (its output discarded).
-fn succeeds(command: &mut Command) -> bool {
-    command
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// Sets `RUSTFLAGS` for `command` to the caller's, if any, followed by
-/// `extra`: what the caller asked for still applies.
-fn add_rustflags(command: &mut Command, extra: &str) {
-    let mut flags = std::env::var_os("RUSTFLAGS").unwrap_or_default();
-    if !flags.is_empty() {
-        flags.push(" ");
-    }
-    flags.push(extra);
-    command.env("RUSTFLAGS", flags);
-}
-
-/// What `cargo metadata` (without dependencies) says about the workspace at
-/// `root`, parsed: its target directory, its packages and their targets.
-fn cargo_metadata(root: &Path) -> Result<bench::json::Json, String> {
-    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .current_dir(root)
-        .args(["metadata", "--format-version", "1", "--no-deps"])
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("running cargo metadata: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("cargo metadata failed ({})", output.status));
-    }
-    let text = String::from_utf8(output.stdout).map_err(|e| e.to_string())?;
-    bench::json::Json::parse(&text)
-}
-
-/// Runs `command` with inherited output; a failure names the command.
-fn run_checked(command: &mut Command) -> Result<(), String> {
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run {command:?}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{command:?} failed ({status})"))
-    }
-}
-
-/// Installs the nightly toolchain and `components` of it where missing.
-fn ensure_nightly(components: &[&str]) -> Result<(), String> {
-    let mut command = Command::new("rustup");
-    if succeeds(Command::new("rustup").args(["run", "nightly", "rustc", "--version"])) {
-        if components.is_empty() {
-            return Ok(());
-        }
-        // Does nothing for components already installed.
-        command
-            .args(["component", "add", "--toolchain", "nightly"])
-            .args(components);
-    } else {
-        println!("installing the nightly toolchain");
-        // With `--component`, rustup picks the newest nightly that has them.
-        command.args(["toolchain", "install", "nightly", "--profile", "minimal"]);
-        for component in components {
-            command.args(["--component", component]);
-        }
-    }
-    run_checked(&mut command)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_option_value_is_never_a_flag() {
-        let line = args(&["--quick"]);
-        let error = option_value(&mut line.iter(), "--report", "USAGE").unwrap_err();
-        assert!(
-            error.contains("`--report` needs a value, found the flag `--quick`"),
-            "{error}"
-        );
-        let line = args(&["-"]);
-        assert_eq!(option_value(&mut line.iter(), "--report", "USAGE"), Ok("-"));
-        let error = option_value(&mut [].iter(), "--report", "USAGE").unwrap_err();
-        assert!(error.contains("`--report` needs a value"), "{error}");
-    }
-
-    #[test]
-    fn an_unknown_flag_beside_help_is_an_error() {
-        let parse = |list: &[&str]| parse_flags(&args(list), &["--long"], "USAGE");
-        for line in [&["--bogus", "--help"][..], &["-h", "--bogus"]] {
-            let error = parse(line).unwrap_err();
-            assert!(error.contains("unknown option `--bogus`"), "{error}");
-        }
-        assert_eq!(parse(&["--long", "--help"]), Ok(None));
-        assert_eq!(parse(&["--long"]), Ok(Some(args(&["--long"]))));
-    }
+    use flags::args;
 
     #[test]
     fn help_with_a_command_is_that_commands_help() {
@@ -317,6 +154,24 @@ mod tests {
             error.contains("unknown command `no-such-command`"),
             "{error}"
         );
-        assert!(help(&args(&["bench", "fuzz"])).is_err());
+        let error = help(&args(&["bench", "fuzz"])).unwrap_err();
+        assert!(error.contains("unexpected argument `fuzz`"), "{error}");
+    }
+
+    /// Every command refuses an option it does not have, by name, with its
+    /// usage, whatever else is on the line.
+    #[test]
+    fn every_command_refuses_an_unknown_option() {
+        for command in COMMANDS {
+            for line in [&["--bogus"][..], &["--bogus", "--help"], &["-h", "--bogus"]] {
+                let error = (command.main)(&args(line)).unwrap_err();
+                assert!(
+                    error.starts_with("unknown option `--bogus`"),
+                    "{} {line:?}: {error}",
+                    command.name
+                );
+                assert!(error.ends_with(command.usage), "{}: {error}", command.name);
+            }
+        }
     }
 }

@@ -1,9 +1,11 @@
 //! `cargo xtask miri`: sha1-fast's `unsafe` backends interpreted by Miri,
 //! which checks every pointer access and intrinsic call they make.
 
+use crate::flags;
+use std::ffi::OsString;
 use std::process::{Command, Stdio};
 
-use crate::{ensure_nightly, run_checked};
+use crate::process::{add_rustflags, ensure_nightly, run_checked};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask miri
@@ -38,8 +40,8 @@ const LIB_TESTS: &[&str] = if cfg!(target_arch = "x86_64") {
 /// `engine::tests::miri_interprets_both_simd_kernels` fails.
 const X86_FEATURES: &str = "-C target-feature=+ssse3,+avx2";
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
-    if crate::parse_flags(args, &[], USAGE)?.is_none() {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
+    if flags::switches(args, USAGE, [])?.is_none() {
         return Ok(());
     }
     ensure_nightly(&["miri", "rust-src"])?;
@@ -97,7 +99,7 @@ fn miri_test(args: &[&str]) -> Command {
         .args(["+nightly", "miri", "test", "-p", "sha1-fast"])
         .args(args);
     if cfg!(target_arch = "x86_64") {
-        crate::add_rustflags(&mut command, X86_FEATURES);
+        add_rustflags(&mut command, X86_FEATURES);
     }
     command
 }

@@ -2,9 +2,11 @@
 //! declare (`rust-version` in the workspace `Cargo.toml`), so a newer
 //! language feature cannot slip in unnoticed.
 
+use crate::flags;
+use std::ffi::OsString;
 use std::process::Command;
 
-use crate::{run_checked, succeeds};
+use crate::process::{run_checked, succeeds};
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask msrv
@@ -29,8 +31,8 @@ const PACKAGES: &[&str] = &[
     "testkit",
 ];
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
-    if crate::parse_flags(args, &[], USAGE)?.is_none() {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
+    if flags::switches(args, USAGE, [])?.is_none() {
         return Ok(());
     }
     let root = testkit::workspace_root();

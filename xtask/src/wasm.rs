@@ -1,10 +1,12 @@
 //! `cargo xtask wasm`: the `bijou-wasm` npm package, built into
 //! `crates/bijou-wasm/pkg/`, and optionally its tests and benches.
 
+use std::ffi::OsString;
 use std::path::Path;
 use std::process::Command;
 
-use crate::run_checked;
+use crate::flags;
+use crate::process::run_checked;
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask wasm [--test] [--bench]
@@ -39,8 +41,8 @@ const FLAVORS: &[(&str, &str)] = &[
     ),
 ];
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
-    let Some(flags) = crate::parse_flags(args, &["--test", "--bench"], USAGE)? else {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
+    let Some([test, bench]) = flags::switches(args, USAGE, ["test", "bench"])? else {
         return Ok(());
     };
     let root = testkit::workspace_root();
@@ -105,10 +107,10 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
                 .args(["run", script]),
         )
     };
-    if flags.iter().any(|flag| flag == "--test") {
+    if test {
         npm_run("test")?;
     }
-    if flags.iter().any(|flag| flag == "--bench") {
+    if bench {
         npm_run("bench")?;
     }
     Ok(())

@@ -12,6 +12,7 @@ const COMMANDS: &[&str] = &[
     "cross",
     "miri",
     "msrv",
+    "wasm",
 ];
 
 fn xtask(args: &[&str]) -> std::process::Output {
@@ -67,5 +68,44 @@ fn an_unknown_flag_is_an_error_even_beside_help() {
         );
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains("`--bogus`"), "{command}: {stderr}");
+    }
+}
+
+/// A mistake on the command line is an error message and exit status 1,
+/// never a panic (101), whatever the mistake.
+#[test]
+fn a_bad_argument_is_an_error_not_a_panic() {
+    for args in [
+        &["bench", "--report"][..],
+        &["bench", "--report", "--quick"],
+        &["bench", "--quick=yes"],
+        &["fuzz", "--seconds", "0"],
+        &["fuzz", "io_stream", "sha1_many"],
+        &["cross", "--target", "mips-unknown-linux-gnu"],
+        &["ladder", "aes"],
+        &["miri", "--", "extra"],
+        &["help", "bench", "fuzz"],
+    ] {
+        let output = xtask(args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_an_error_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"\xFF");
+    for args in [vec![bad], vec!["bench".as_ref(), "--filter".as_ref(), bad]] {
+        let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(&args)
+            .output()
+            .expect("the xtask binary runs");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("not valid UTF-8"), "{args:?}: {stderr}");
     }
 }

@@ -1,7 +1,10 @@
 //! The machine description and the markdown report of `cargo xtask bench
 //! --report DIR`: `DIR/index.md` plus one SVG chart per group.
 
-use super::{BenchResults, Group, LADDER, groups, is_ladder, ladder::BLOWFISH_BENCH};
+use super::BenchResults;
+use super::svg::Chart;
+use crate::criterion::{BLOWFISH_LADDER, Measurement, SHA1_LADDER, is_ladder};
+use crate::groups::{Group, groups};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
@@ -40,10 +43,11 @@ const INTERESTING_FLAGS: &[&str] = &[
 const BENCH_TITLES: &[(&str, &str)] = &[
     ("bijou", "Varints: bijou-core's bijou64 against its peers"),
     ("io", "bijou-io"),
+    ("serde", "bijou-serde against postcard, bincode and borsh"),
     ("sha1", "SHA-1: sha1-fast against its peers"),
-    (LADDER, "SHA-1 optimisation ladder"),
+    (SHA1_LADDER, "SHA-1 optimisation ladder"),
     (
-        BLOWFISH_BENCH,
+        BLOWFISH_LADDER,
         "Blowfish optimisation ladder (the 2007 write-up's example)",
     ),
 ];
@@ -359,9 +363,36 @@ fn group_section(
         }
     }
     let file = chart_file(group.name);
-    std::fs::write(dir.join(&file), group.chart().render()).map_err(|e| format!("{file}: {e}"))?;
+    std::fs::write(dir.join(&file), chart(group).render()).map_err(|e| format!("{file}: {e}"))?;
     let _ = writeln!(out, "![{}]({file})\n", group.name);
     Ok(())
+}
+
+/// A group's bar chart: a block of bars per input, a bar per function.
+fn chart(group: &Group<'_>) -> Chart {
+    Chart {
+        title: group.name.to_owned(),
+        axis: format!("{} ({})", group.unit.label(), group.unit.better()),
+        series: group
+            .functions
+            .iter()
+            .map(|f| group.column_name(f).to_owned())
+            .collect(),
+        categories: group
+            .params
+            .iter()
+            .map(|&p| {
+                let values = group
+                    .functions
+                    .iter()
+                    .map(|&f| group.get(f, p).map(Measurement::shown));
+                (
+                    if p.is_empty() { "-" } else { p }.to_owned(),
+                    values.collect(),
+                )
+            })
+            .collect(),
+    }
 }
 
 /// Charts an earlier report in `dir` linked to, so a renamed or dropped
@@ -504,7 +535,7 @@ mod tests {
     /// peer is its own subject.
     #[test]
     fn the_summary_has_a_row_per_group_and_blanks_the_subject() {
-        let m = |group: &str, function: &str, median_ns: f64| crate::bench::Measurement {
+        let m = |group: &str, function: &str, median_ns: f64| Measurement {
             group: group.into(),
             function: function.into(),
             param: "p".into(),
@@ -526,6 +557,18 @@ mod tests {
         assert!(out.contains("| group | subject | them | us |"), "{out}");
         assert!(out.contains("| enc | us | 3.00× | - |"), "{out}");
         assert!(out.contains("| dec | them | - | 2.00× |"), "{out}");
+    }
+
+    /// Every bench of the package has a heading of its own in the report.
+    #[test]
+    fn every_bench_has_a_title() {
+        let benches = crate::criterion::Benches::find(&testkit::workspace_root()).unwrap();
+        for bench in &benches.names {
+            assert!(
+                lookup(BENCH_TITLES, bench).is_some(),
+                "no title for {bench}"
+            );
+        }
     }
 
     #[test]

@@ -3,10 +3,12 @@
 //! and reading criterion, and prints each ladder as a table beside the
 //! figures of the 2007 write-up whose steps the ladders follow.
 
-use super::{
-    Group, Measurement, QUICK_ARGS, Run, Throughput, build, format_time, groups, metadata,
+use crate::criterion::{
+    self, BLOWFISH_LADDER, Benches, Measurement, QUICK_ARGS, Run, SHA1_LADDER, Throughput,
 };
-use crate::{parse_or_help, push_once};
+use crate::flags::{self, Args, Long, Value, push_once, unexpected};
+use crate::groups::{Group, format_time, groups};
+use std::ffi::OsString;
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask ladder [--no-run] [sha1|blowfish]... [-- CRITERION_ARGS...]
@@ -64,7 +66,7 @@ const SEED: &[(u32, u32)] = &[
 const LADDERS: &[Ladder] = &[
     Ladder {
         name: "sha1",
-        bench: super::LADDER,
+        bench: SHA1_LADDER,
         group: "sha1-ladder",
         block_bytes: 64.0,
         seed: &[],
@@ -72,16 +74,13 @@ const LADDERS: &[Ladder] = &[
     },
     Ladder {
         name: "blowfish",
-        bench: BLOWFISH_BENCH,
+        bench: BLOWFISH_LADDER,
         group: "blowfish-ladder",
         block_bytes: 8.0,
         seed: SEED,
         peer: Some("blowfish crate"),
     },
 ];
-
-/// The Blowfish ladder's bench target.
-pub(crate) const BLOWFISH_BENCH: &str = "blowfish_ladder";
 
 #[derive(Debug, PartialEq)]
 struct Options {
@@ -90,43 +89,43 @@ struct Options {
     extra: Vec<String>,
 }
 
-fn parse(args: &[String]) -> Result<Option<Options>, String> {
-    parse_or_help(args, USAGE, |args| {
-        let mut options = Options {
-            ladders: Vec::new(),
-            run: true,
-            extra: Vec::new(),
-        };
-        let mut args = args.iter();
-        while let Some(arg) = args.next() {
-            match arg.as_str() {
-                "--no-run" => options.run = false,
-                "--" => {
-                    options.extra = args.cloned().collect();
-                    break;
-                }
-                name => match LADDERS.iter().find(|l| l.name == name) {
-                    Some(ladder) => push_once(&mut options.ladders, ladder),
-                    None => return Err(format!("unknown ladder or option `{name}`\n\n{USAGE}")),
-                },
+fn parse(args: &[OsString]) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        ladders: Vec::new(),
+        run: true,
+        extra: Vec::new(),
+    };
+    let mut args = Args::new(args, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Long("no-run") => options.run = false,
+            Value(name) => {
+                let name = flags::string(name)?;
+                let ladder = LADDERS
+                    .iter()
+                    .find(|l| l.name == name)
+                    .ok_or_else(|| format!("unknown ladder `{name}`\n\n{USAGE}"))?;
+                push_once(&mut options.ladders, ladder);
             }
+            other => return Err(unexpected(other, USAGE)),
         }
-        if options.ladders.is_empty() {
-            options.ladders = LADDERS.iter().collect();
-        }
-        Ok(options)
-    })
+    }
+    options.extra = args.rest()?;
+    if options.ladders.is_empty() {
+        options.ladders = LADDERS.iter().collect();
+    }
+    args.finish(options)
 }
 
-pub(crate) fn main(args: &[String]) -> Result<(), String> {
+pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
     let Some(options) = parse(args)? else {
         return Ok(());
     };
     let root = testkit::workspace_root();
-    let meta = metadata(&root)?;
+    let package = Benches::find(&root)?;
     let benches: Vec<String> = options.ladders.iter().map(|l| l.bench.into()).collect();
     // Built even for --no-run: the benches list their benchmarks.
-    let executables = build(&root, &benches, None)?;
+    let executables = criterion::build(&root, &benches, None)?;
     let mut criterion_args: Vec<String> = QUICK_ARGS.iter().map(|&a| a.into()).collect();
     criterion_args.extend(options.extra.iter().cloned());
     let mut results = Vec::new();
@@ -135,10 +134,10 @@ pub(crate) fn main(args: &[String]) -> Result<(), String> {
             bench: ladder.bench,
             label: ladder.bench.into(),
             executable: executables[ladder.bench].clone(),
-            package_dir: &meta.package_dir,
+            package_dir: &package.package_dir,
             filter: None,
             suffix: "",
-            criterion_dir: meta.criterion_dir(),
+            criterion_dir: package.criterion_dir(),
         };
         if options.run {
             run.run(&criterion_args)?;
@@ -272,7 +271,7 @@ fn percent_as_ratio(percent: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args;
+    use crate::flags::args;
 
     fn m(function: &str, median_ns: f64) -> Measurement {
         Measurement {
@@ -293,7 +292,9 @@ mod tests {
         assert!(!blowfish.run);
         assert_eq!(parsed(&["sha1", "--", "--x"]).extra, ["--x"]);
         let error = parse(&args(&["aes"])).unwrap_err();
-        assert!(error.contains("unknown ladder or option `aes`"), "{error}");
+        assert!(error.starts_with("unknown ladder `aes`"), "{error}");
+        let error = parse(&args(&["--aes"])).unwrap_err();
+        assert!(error.starts_with("unknown option `--aes`"), "{error}");
         assert!(parse(&args(&["--help"])).unwrap().is_none());
     }
 
