@@ -7,7 +7,7 @@
 //! - [`ChunkedBuf`] and [`ChunkedReader`]: a `bytes::Buf` and a
 //!   `std::io::Read` that hand those pieces out one at a time.
 //!
-//! The seed corpora are written by `cargo xtask fuzz` (`xtask/src/fuzz.rs`),
+//! The seed corpora are written by `cargo xtask fuzz` (`xtask/src/fuzz/seeds.rs`),
 //! which must produce the formats documented here.
 
 use std::io::{self, IoSlice, Read};
