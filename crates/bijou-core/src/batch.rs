@@ -186,7 +186,8 @@ macro_rules! batch_codec {
             let Some(vector) = <$uint as crate::simd::VectorBatch>::decode_windows(input, out, limit) else {
                 return decode_block_branch_free(input, out, limit);
             };
-            let left = limit.min(out.len()) - vector.written;
+            // The vector path may have gone past `limit`, never past `out`.
+            let left = limit.min(out.len()).saturating_sub(vector.written);
             let rest = decode_block_branch_free(&input[vector.consumed..], &mut out[vector.written..], left);
             BlockProgress {
                 consumed: vector.consumed + rest.consumed,

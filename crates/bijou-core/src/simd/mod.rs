@@ -34,8 +34,9 @@ pub(crate) struct VectorProgress {
 
 /// A width's vector path for the batch decoder, if it has one.
 pub(crate) trait VectorBatch: Sized {
-    /// Decodes up to `limit` values from whole windows at the front of
-    /// `input` into `out`; `None` when this width has no vector path here.
+    /// Decodes whole windows at the front of `input` into `out` until
+    /// `limit` values are written (the last window's may go past it, never
+    /// past `out`); `None` when this width has no vector path here.
     fn decode_windows(_input: &[u8], _out: &mut [Self], _limit: usize) -> Option<VectorProgress> {
         None
     }
