@@ -309,28 +309,21 @@ macro_rules! unsigned_width {
                     return Ok((tag as $uint, 1));
                 }
                 let word = <$uint>::from_be_bytes(payload);
-                // The top tier keeps a branch too: uniformly random values
-                // (hashes, ids) are almost all top-tier, and predicted, its
-                // constant length frees the next load from waiting for
-                // this tag. It is also the only tier that can overflow,
-                // so its checked add is the one overflow branch.
-                if tag == u8::MAX {
-                    return match OFFSETS[TIERS].checked_add(word) {
-                        Some(value) => Ok((value, MAX_BYTES)),
-                        None => Err(DecodeError::Overflow),
-                    };
-                }
-                // The other multi-byte tiers on one path, no branch on the
-                // tier: the length straight from the tag (one subtraction,
-                // so a caller's `pos + len` waits only for the tag's load),
-                // the payload the top `tier` bytes of one fixed-width load
-                // (a shift, never by the full width as the tier is 1 to
-                // TIERS - 1), the offset from a table. Below the top tier
-                // the sum stays below the next tier's offset: no overflow.
+                // Every multi-byte tier on one path, no branch on the tier:
+                // the length straight from the tag (one subtraction, so a
+                // caller's `pos + len` waits only for the tag's load), the
+                // payload the top `tier` bytes of one fixed-width load (a
+                // shift, never by the full width as the tier is at least
+                // 1), the offset from a table. Only the top tier can
+                // overflow: the add's carry, one branch never taken on
+                // valid input.
                 let len = tag as usize - (THRESHOLD as usize - 2);
                 let tier = len - 1;
-                let payload = word >> (8 * (TIERS - tier));
-                Ok((offset_of(tier) + payload, len))
+                let payload = word.wrapping_shr((8 * (TIERS - tier)) as u32);
+                match offset_of(tier).checked_add(payload) {
+                    Some(value) => Ok((value, len)),
+                    None => Err(DecodeError::Overflow),
+                }
             }
 
             /// [`decode`] within `MAX_BYTES` of the end of the input, where
