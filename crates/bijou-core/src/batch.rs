@@ -140,7 +140,18 @@ macro_rules! batch_codec {
                     }
                     (single, single, false)
                 } else {
-                    crate::unsigned::by_tier!(block[0] - (THRESHOLD - 1), decode_tier_run, rest, dest, block[0])
+                    // Whole groups of the run on the vector path, where
+                    // there is one; the scalar loop ends the run.
+                    let (vector_consumed, vector_written) =
+                        <$uint as crate::simd::VectorBatch>::decode_run(rest, dest, block[0]);
+                    let (consumed, written, overflowed) = crate::unsigned::by_tier!(
+                        block[0] - (THRESHOLD - 1),
+                        decode_tier_run,
+                        &rest[vector_consumed..],
+                        &mut dest[vector_written..],
+                        block[0]
+                    );
+                    (vector_consumed + consumed, vector_written + written, overflowed)
                 };
                 progress.consumed += consumed;
                 progress.written += written;
