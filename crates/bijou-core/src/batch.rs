@@ -15,6 +15,9 @@ macro_rules! batch_codec {
         /// which loop to use.
         const ADAPT_BLOCK: usize = 128;
 
+        /// Values decoded per block by the unpredictable-length loop.
+        const UNPREDICTABLE_BLOCK: usize = 4 * ADAPT_BLOCK;
+
         /// A block switches to the branch-free loop when more than this many
         /// of its values changed length from the previous one: beyond it the
         /// branchy loop's mispredictions cost more than the branch-free
@@ -140,7 +143,18 @@ macro_rules! batch_codec {
                     }
                     (single, single, false)
                 } else {
-                    crate::unsigned::by_tier!(block[0] - (THRESHOLD - 1), decode_tier_run, rest, dest, block[0])
+                    // Whole groups of the run on the vector path, where
+                    // there is one; the scalar loop ends the run.
+                    let (vector_consumed, vector_written) =
+                        <$uint as crate::simd::VectorBatch>::decode_run(rest, dest, block[0]);
+                    let (consumed, written, overflowed) = crate::unsigned::by_tier!(
+                        block[0] - (THRESHOLD - 1),
+                        decode_tier_run,
+                        &rest[vector_consumed..],
+                        &mut dest[vector_written..],
+                        block[0]
+                    );
+                    (vector_consumed + consumed, vector_written + written, overflowed)
                 };
                 progress.consumed += consumed;
                 progress.written += written;
@@ -186,7 +200,8 @@ macro_rules! batch_codec {
             let Some(vector) = <$uint as crate::simd::VectorBatch>::decode_windows(input, out, limit) else {
                 return decode_block_branch_free(input, out, limit);
             };
-            let left = limit.min(out.len()) - vector.written;
+            // The vector path may have gone past `limit`, never past `out`.
+            let left = limit.min(out.len()).saturating_sub(vector.written);
             let rest = decode_block_branch_free(&input[vector.consumed..], &mut out[vector.written..], left);
             BlockProgress {
                 consumed: vector.consumed + rest.consumed,
@@ -221,7 +236,10 @@ macro_rules! batch_codec {
                     break;
                 }
                 let decode_block = if branchy { decode_block_branchy } else { decode_block_unpredictable };
-                let wanted = ADAPT_BLOCK.min(out.len() - written);
+                // Unpredictable blocks run longer: their loop's set-up
+                // (the vector path's constants) is paid per block.
+                let block = if branchy { ADAPT_BLOCK } else { UNPREDICTABLE_BLOCK };
+                let wanted = block.min(out.len() - written);
                 let progress = decode_block(&input[consumed..], &mut out[written..], wanted);
                 consumed += progress.consumed;
                 written += progress.written;
@@ -231,7 +249,8 @@ macro_rules! batch_codec {
                 if progress.written < wanted {
                     break; // fewer than MAX_BYTES bytes left: the tail's job
                 }
-                branchy = progress.length_changes <= MAX_PREDICTABLE_CHANGES;
+                // The rate, as a vector path may go past `wanted`.
+                branchy = progress.length_changes * ADAPT_BLOCK <= MAX_PREDICTABLE_CHANGES * progress.written;
             }
             Ok(BatchProgress { consumed, written })
         }

@@ -3,7 +3,8 @@
 //! `decode_batch` decodes values whose lengths are unpredictable without
 //! branching on their tiers; where the CPU has a vector path for the
 //! width, it decodes a whole window of values per step instead of one
-//! value per step ([`avx512`]: bijou64 with AVX-512 VBMI). The path is
+//! value per step ([`avx512`]: bijou64 with AVX-512 VBMI), and runs of
+//! one tier eight values a step (`avx512_run`). The path is
 //! chosen on the first batch and cached. Every path gives the same
 //! results as the portable loop on every input (the module tests run
 //! both on the same inputs).
@@ -18,6 +19,9 @@
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
 #[allow(unsafe_code, clippy::incompatible_msrv)]
 pub(crate) mod avx512;
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[allow(unsafe_code, clippy::incompatible_msrv)]
+mod avx512_run;
 
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
 use core::sync::atomic::{AtomicU8, Ordering};
@@ -34,10 +38,18 @@ pub(crate) struct VectorProgress {
 
 /// A width's vector path for the batch decoder, if it has one.
 pub(crate) trait VectorBatch: Sized {
-    /// Decodes up to `limit` values from whole windows at the front of
-    /// `input` into `out`; `None` when this width has no vector path here.
+    /// Decodes whole windows at the front of `input` into `out` until
+    /// `limit` values are written (the last window's may go past it, never
+    /// past `out`); `None` when this width has no vector path here.
     fn decode_windows(_input: &[u8], _out: &mut [Self], _limit: usize) -> Option<VectorProgress> {
         None
+    }
+
+    /// Decodes whole groups of values at the front of `input` into `out`
+    /// while they all have the multi-byte tag `tag`; (bytes consumed,
+    /// values written), `(0, 0)` when this width has no vector path here.
+    fn decode_run(_input: &[u8], _out: &mut [Self], _tag: u8) -> (usize, usize) {
+        (0, 0)
     }
 }
 
@@ -53,6 +65,16 @@ impl VectorBatch for u64 {
         }
         let _ = (input, out, limit);
         None
+    }
+
+    #[inline]
+    fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
+        #[cfg(all(target_arch = "x86_64", bijou_avx512))]
+        if let Some(token) = avx512::Avx512Vbmi::detect().filter(|_| !forced_portable()) {
+            return token.decode_run(input, out, tag);
+        }
+        let _ = (input, out, tag);
+        (0, 0)
     }
 }
 

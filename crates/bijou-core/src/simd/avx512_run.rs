@@ -1,0 +1,231 @@
+//! bijou64's batch decoder on AVX-512 VBMI, for runs of one tier: eight
+//! values a step.
+//!
+//! Where lengths repeat (hashes and ids are nearly all top-tier; counts
+//! and sizes often share a tier), the batch decoder's branchy loop meets
+//! runs of values with the same tag. Their places are then known in
+//! advance: value `k` of the run starts at `k * len`. So a step loads the
+//! 128 bytes ahead, checks that the eight tags at those places are the
+//! run's tag, permutes each value's payload bytes into a 64-bit lane in
+//! little-endian order, and adds the tier's offset: a few instructions
+//! for eight values, where the scalar loop spends a dozen on each. A
+//! step that meets another tag, or a top-tier sum that carries, is left
+//! to the scalar loop, which ends the run or reports the overflow.
+//!
+//! Same CPU features and token as [`super::avx512`].
+
+use core::arch::x86_64::{
+    _mm512_add_epi64, _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu64_mask, _mm512_loadu_si512,
+    _mm512_maskz_permutex2var_epi8, _mm512_permutex2var_epi8, _mm512_set1_epi8, _mm512_set1_epi64,
+    _mm512_storeu_si512,
+};
+
+use super::avx512::Avx512Vbmi;
+use crate::bijou64::{MAX_BYTES, OFFSETS, THRESHOLD};
+
+/// Values a step decodes.
+const VALUES: usize = 8;
+
+/// Bytes a step loads: two vectors, which two-table permutes treat as
+/// one; eight top-tier values take 72 of them.
+const READ: usize = 128;
+
+/// Tiers 0..=8; tier 0 (single bytes) has no runs here.
+const TIERS: usize = MAX_BYTES;
+
+/// Per tier, the byte each output byte comes from: byte `j` of 64-bit
+/// lane `k` (significance `j`) is the `j`-th byte back from the end of
+/// value `k`, whose last byte is at `k * (tier + 1) + tier`.
+const GATHER: [[u8; 64]; TIERS] = {
+    let mut tables = [[0u8; 64]; TIERS];
+    let mut tier = 1;
+    while tier < TIERS {
+        let mut lane = 0;
+        while lane < 64 {
+            let (k, j) = (lane / 8, lane % 8);
+            if j < tier {
+                tables[tier][lane] = (k * (tier + 1) + tier - j) as u8;
+            }
+            lane += 1;
+        }
+        tier += 1;
+    }
+    tables
+};
+
+/// Per tier, the output bytes that hold payload (significance below the
+/// tier); the others are zero.
+const KEEP: [u64; TIERS] = {
+    let mut masks = [0u64; TIERS];
+    let mut tier = 1;
+    while tier < TIERS {
+        let mut lane = 0;
+        while lane < 64 {
+            if lane % 8 < tier {
+                masks[tier] |= 1 << lane;
+            }
+            lane += 1;
+        }
+        tier += 1;
+    }
+    masks
+};
+
+/// Per tier, in lanes 0..8, where the eight tags are.
+const TAGS: [[u8; 64]; TIERS] = {
+    let mut tables = [[0u8; 64]; TIERS];
+    let mut tier = 1;
+    while tier < TIERS {
+        let mut k = 0;
+        while k < VALUES {
+            tables[tier][k] = (k * (tier + 1)) as u8;
+            k += 1;
+        }
+        tier += 1;
+    }
+    tables
+};
+
+impl Avx512Vbmi {
+    /// Decodes values at the front of `input` into `out`, eight at a
+    /// time, while the next eight all have the multi-byte tag `tag` and
+    /// none overflows; returns (bytes consumed, values written), a
+    /// multiple of eight.
+    #[inline]
+    pub(crate) fn decode_run(self, input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
+        // SAFETY: `self` exists, so `detect` saw the features that
+        // `decode_run` enables.
+        unsafe { decode_run(input, out, tag) }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
+    debug_assert!(tag >= THRESHOLD);
+    let tier = usize::from(tag.saturating_sub(THRESHOLD - 1)).min(TIERS - 1);
+    let len = tier + 1;
+    // SAFETY: the table is 64 readable bytes; the load is unaligned.
+    let gather = unsafe { _mm512_loadu_si512(GATHER[tier].as_ptr().cast()) };
+    // SAFETY: as above.
+    let tags = unsafe { _mm512_loadu_si512(TAGS[tier].as_ptr().cast()) };
+    let keep = KEEP[tier];
+    let offset = _mm512_set1_epi64(OFFSETS[tier] as i64);
+    let wanted = _mm512_set1_epi8(tag as i8);
+    let (mut consumed, mut written) = (0, 0);
+    while let (Some(bytes), Some(dest)) = (
+        input[consumed..].first_chunk::<READ>(),
+        out[written..].first_chunk_mut::<VALUES>(),
+    ) {
+        let (low, high) = bytes.split_at(READ / 2);
+        // SAFETY: `low` and `high` are 64 readable bytes each; the loads
+        // are unaligned.
+        let (low, high) = unsafe {
+            (
+                _mm512_loadu_si512(low.as_ptr().cast()),
+                _mm512_loadu_si512(high.as_ptr().cast()),
+            )
+        };
+        let found = _mm512_permutex2var_epi8(low, tags, high);
+        if _mm512_cmpeq_epi8_mask(found, wanted) & 0xFF != 0xFF {
+            break;
+        }
+        let payload = _mm512_maskz_permutex2var_epi8(keep, low, gather, high);
+        let value = _mm512_add_epi64(payload, offset);
+        // Only the top tier can carry.
+        if _mm512_cmplt_epu64_mask(value, offset) != 0 {
+            break;
+        }
+        // SAFETY: `dest` is eight writable `u64`s; the store is unaligned.
+        unsafe { _mm512_storeu_si512(dest.as_mut_ptr().cast(), value) };
+        consumed += VALUES * len;
+        written += VALUES;
+    }
+    (consumed, written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bijou64;
+    use proptest::prelude::*;
+    use std::{vec, vec::Vec};
+
+    /// `decode_run` on `input` against `bijou64::decode`: the same values
+    /// and bytes, whole groups of eight, each value with `tag`, and a
+    /// stop only where the next eight are not all `tag`, one overflows,
+    /// or `input` or `out` runs short.
+    fn agrees_with_decode(token: Avx512Vbmi, input: &[u8], out_len: usize, tag: u8) {
+        let mut out = vec![0u64; out_len];
+        let (consumed, written) = token.decode_run(input, &mut out, tag);
+        assert_eq!(written % VALUES, 0);
+        let mut at = 0;
+        for (k, &value) in out[..written].iter().enumerate() {
+            assert_eq!(input[at], tag, "value {k} of {input:02X?}");
+            let (want, len) = bijou64::decode(&input[at..]).expect("a taken value decodes");
+            assert_eq!(value, want, "value {k} at byte {at} of {input:02X?}");
+            at += len;
+        }
+        assert_eq!(consumed, at, "{input:02X?}");
+        if input.len() - at >= READ && out_len - written >= VALUES {
+            let len = bijou64::len_from_tag(tag);
+            let stop = (0..VALUES).any(|k| {
+                let here = &input[at + k * len..];
+                here[0] != tag || bijou64::decode(here).is_err()
+            });
+            assert!(stop, "stopped at byte {at} of {input:02X?} for no reason");
+        }
+    }
+
+    /// Values of one tier, some of them replaced by a value of another.
+    fn run() -> impl Strategy<Value = (u8, Vec<u8>)> {
+        (
+            1usize..=8,
+            proptest::collection::vec((any::<u64>(), 0u8..20), 0..80),
+        )
+            .prop_map(|(tier, picks)| {
+                let tag = THRESHOLD - 1 + tier as u8;
+                let span = bijou64::OFFSETS
+                    .get(tier + 1)
+                    .map_or(u64::MAX, |&end| end - 1)
+                    - bijou64::OFFSETS[tier];
+                let values: Vec<u64> = picks
+                    .iter()
+                    .map(|&(bits, odd)| match odd {
+                        0 => bits >> (bits % 64),
+                        _ => bijou64::OFFSETS[tier] + bits % span.saturating_add(1).max(1),
+                    })
+                    .collect();
+                let mut input = Vec::new();
+                bijou64::encode_batch(&values, &mut input);
+                (tag, input)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn runs_decode_like_decode((tag, input) in run(), out_len in 0usize..80) {
+            let Some(token) = Avx512Vbmi::detect() else { return Ok(()) };
+            agrees_with_decode(token, &input, out_len, tag);
+        }
+    }
+
+    /// Top-tier runs with an overflowing value at every place.
+    #[test]
+    fn an_overflow_stops_the_run_before_its_group() {
+        let Some(token) = Avx512Vbmi::detect() else {
+            return;
+        };
+        for at in 0..24 {
+            let mut input = Vec::new();
+            bijou64::encode_batch(&[u64::MAX - 5; 24], &mut input);
+            input[at * 9 + 1..at * 9 + 9].fill(0xFF);
+            input.extend([0; READ]);
+            agrees_with_decode(token, &input, 24, 0xFF);
+            let mut out = [0u64; 24];
+            let (consumed, written) = token.decode_run(&input, &mut out, 0xFF);
+            assert_eq!((consumed, written), (at / 8 * 72, at / 8 * 8));
+        }
+    }
+}
