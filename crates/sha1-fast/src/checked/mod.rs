@@ -48,6 +48,7 @@ mod recompress;
 mod ubc;
 
 // What the x86-64 forms of the filter (`crate::x86`) build on.
+pub(crate) use recompress::Midstates;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use ubc::{ALL_DVS, Planes, VECTOR_TABLES, dv_mask_from_planes};
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -264,12 +265,13 @@ fn compress_checked(
         && let Some(token) = crate::x86::shani::ShaNi::detect()
     {
         let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
-        let is_attack = |ihv: &_, output: &_, block: &_, mask| {
+        let is_attack = |s: &crate::x86::shani_checked::Suspect| {
             recompress::is_attack(
-                ihv,
-                output,
-                &recompress::expand(block),
-                mask,
+                &s.ihv,
+                &s.output,
+                &s.w,
+                &s.mid,
+                s.mask,
                 reduced_round,
                 groups,
             )
@@ -300,6 +302,7 @@ fn compress_checked(
             &ihv,
             state,
             &w,
+            &recompress::Midstates::stepped(&ihv, &w, recompress::scalar_groups),
             mask,
             reduced_round,
             recompress::scalar_groups,

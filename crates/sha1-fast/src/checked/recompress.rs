@@ -98,9 +98,30 @@ pub(crate) fn scalar_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: 
     forward(state, w, 4 * first, 4 * last)
 }
 
-/// Whether the block `w`, compressed from `ihv` to `output`, is an attack
-/// block for one of the vectors in `mask` (the filter's answer), tried in
-/// [`DVS`] order; `groups` does the whole groups of steps.
+/// The states of a block's compression before steps 60 and 64, where the
+/// recompression starts: a kernel that keeps them hands them over, others
+/// step them from the chaining value ([`Midstates::stepped`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Midstates {
+    pub(crate) at60: [u32; 5],
+    pub(crate) at64: [u32; 5],
+}
+
+impl Midstates {
+    /// The states of `w`'s compression from `ihv`, stepped with `groups`.
+    pub(crate) fn stepped(ihv: &[u32; 5], w: &[u32; 80], groups: impl Groups) -> Midstates {
+        let at60 = groups(*ihv, w, 0, 15);
+        Midstates {
+            at60,
+            at64: groups(at60, w, 15, 16),
+        }
+    }
+}
+
+/// Whether the block `w`, compressed from `ihv` to `output` through
+/// `mid`, is an attack block for one of the vectors in `mask` (the
+/// filter's answer), tried in [`DVS`] order; `groups` does the whole
+/// groups of steps.
 ///
 /// The twin block collides when, from its state at the test step, its
 /// output equals `output`. That is checked forwards only, as sha1dc does
@@ -114,14 +135,14 @@ pub(crate) fn is_attack(
     ihv: &[u32; 5],
     output: &[u32; 5],
     w: &[u32; 80],
+    mid: &Midstates,
     mask: u64,
     reduced_round: bool,
     groups: impl Groups,
 ) -> bool {
     // The states before the two test steps, 58 and 65.
-    let at60 = groups(*ihv, w, 0, 15);
-    let at58 = backward(at60, w, 60, 58);
-    let at65 = forward(groups(at60, w, 15, 16), w, 64, 65);
+    let at58 = backward(mid.at60, w, 60, 58);
+    let at65 = forward(mid.at64, w, 64, 65);
     DVS.iter().zip(&MESSAGE_DIFFERENCES).any(|(dv, dm)| {
         if mask & dv.mask_bit() == 0 {
             return false;
@@ -216,11 +237,13 @@ mod tests {
         let w = expand(&core::array::from_fn(|i| (i * 37 + 11) as u8));
         let output = compress(&crate::consts::H0, &w);
         let all = super::super::ubc::ALL_DVS;
+        let mid = Midstates::stepped(&crate::consts::H0, &w, scalar_groups);
         for reduced in [false, true] {
             assert!(!is_attack(
                 &crate::consts::H0,
                 &output,
                 &w,
+                &mid,
                 all,
                 reduced,
                 scalar_groups

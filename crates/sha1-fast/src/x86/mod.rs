@@ -26,4 +26,6 @@ pub(crate) mod planes;
 #[allow(unsafe_code)]
 pub(crate) mod shani;
 #[allow(unsafe_code)]
+pub(crate) mod shani_checked;
+#[allow(unsafe_code)]
 pub(crate) mod simd_schedule;

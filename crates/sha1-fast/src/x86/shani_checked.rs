@@ -1,0 +1,313 @@
+//! The SHA-NI kernel of [`crate::checked`]: SHA-1 rounds that keep what
+//! the collision filter and the recompression read.
+//!
+//! Per block the kernel spills the whole expanded message (twenty groups
+//! of four words, as the rounds use them), the state before the block and
+//! ABCD before groups 14, 15 and 16 (the states before steps 60 and 64,
+//! where the recompression starts). A batch of blocks runs through the
+//! kernel, then one call filters the batch's windows (AVX-512 or SSSE3
+//! planes), and only a block the filter lets through is recompressed.
+//!
+//! The schedule differs from the plain kernel's: words 32–79 come from
+//! the equivalent recurrence W\[t\] = rotl2(W\[t−6\] ⊕ W\[t−16\] ⊕ W\[t−28\]
+//! ⊕ W\[t−32\]) (Locklyukhin, "Improving the performance of the Secure
+//! Hash Algorithm (SHA-1)", Intel, 2010) on the vector unit, and only
+//! words 16–31 from `sha1msg1`/`sha1msg2`. Sapphire Rapids class cores
+//! run `sha1msg2` from microcode, which made the twelve of them that this
+//! replaces the kernel's bottleneck (`docs/sha1-checked.md` has the
+//! figures). Built with AVX-512VL, the recurrence is a three-way xor
+//! (`vpternlogd`) and a rotate (`vprold`): the kernel then uses only
+//! 128-bit EVEX forms, which leave the upper vector state clean for the
+//! legacy-SSE SHA instructions.
+//!
+//! Soundness: the kernels are `#[target_feature]` functions, reached only
+//! through [`ShaNi::compress_checked`] with the token of every feature
+//! they enable. Nothing here may touch a 256- or 512-bit register (no
+//! array copies or zeroing inside the kernels, where LLVM would use
+//! them): with dirty upper halves, the SHA instructions run many times
+//! slower.
+
+use crate::checked::{Midstates, dv_mask_from_planes};
+use crate::x86::filter_avx512::Avx512Filter;
+use crate::x86::planes::{self, ReversedGroups};
+use crate::x86::shani::ShaNi;
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_or_si128,
+    _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
+    _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_epi32, _mm_srli_epi32,
+    _mm_xor_si128,
+};
+use core::mem::MaybeUninit;
+
+/// Blocks per batch: the kernel's rounds for this many blocks, then one
+/// filter call for all of them.
+const BATCH: usize = 16;
+
+/// One block's expanded message as the kernel spills it: group k holds
+/// W\[4k..4k+4\], W_{4k} in the top lane.
+type Schedule = [__m128i; 20];
+
+/// What the kernel keeps of one block.
+#[derive(Clone, Copy)]
+pub(crate) struct Spill {
+    /// ABCD and E (in its top lane) before the block.
+    before: [__m128i; 2],
+    /// ABCD before groups 14, 15 and 16.
+    mid: [__m128i; 3],
+    w: Schedule,
+}
+
+/// The four lanes of `v`, lane 0 first.
+fn lanes(v: __m128i) -> [u32; 4] {
+    // SAFETY: both types are 16 bytes of plain bits.
+    unsafe { core::mem::transmute(v) }
+}
+
+/// The state whose ABCD is `abcd` (A on top) and whose E is the top lane
+/// of `e`.
+fn state(abcd: __m128i, e: u32) -> [u32; 5] {
+    let [d, c, b, a] = lanes(abcd);
+    [a, b, c, d, e]
+}
+
+impl Spill {
+    /// The filter's window, W\[32..68\].
+    pub(crate) fn window(&self) -> &ReversedGroups {
+        self.w[8..17].try_into().expect("nine groups")
+    }
+
+    /// The chaining value before the block.
+    fn ihv(&self) -> [u32; 5] {
+        state(self.before[0], lanes(self.before[1])[3])
+    }
+
+    /// The expanded message, W\[0\] first.
+    fn schedule(&self) -> [u32; 80] {
+        core::array::from_fn(|t| lanes(self.w[t / 4])[3 - t % 4])
+    }
+
+    /// The states before steps 60 and 64: E before a group is rotl30 of A
+    /// before the group before it.
+    fn midstates(&self) -> Midstates {
+        let a = |k: usize| lanes(self.mid[k])[3].rotate_left(30);
+        Midstates {
+            at60: state(self.mid[1], a(0)),
+            at64: state(self.mid[2], a(1)),
+        }
+    }
+}
+
+/// Schedule group `$k` (4–7) from the four before it, on the SHA unit.
+macro_rules! msg {
+    ($w:ident, $k:literal) => {
+        $w[$k] = _mm_sha1msg2_epu32(
+            _mm_xor_si128(_mm_sha1msg1_epu32($w[$k - 4], $w[$k - 3]), $w[$k - 2]),
+            $w[$k - 1],
+        )
+    };
+}
+
+/// Schedule group `$k` (8–19) by the rotl2 recurrence: W\[t−6..t−2\] is the
+/// lower half of group k − 2 and the upper half of group k − 1.
+macro_rules! rol2 {
+    ($w:ident, $k:literal) => {{
+        let minus6 = _mm_alignr_epi8::<8>($w[$k - 2], $w[$k - 1]);
+        let x = _mm_xor_si128(
+            _mm_xor_si128(minus6, $w[$k - 4]),
+            _mm_xor_si128($w[$k - 7], $w[$k - 8]),
+        );
+        $w[$k] = _mm_or_si128(_mm_slli_epi32::<2>(x), _mm_srli_epi32::<30>(x));
+    }};
+}
+
+/// Group `$k` of the rounds with round function `$f`, after scheduling
+/// what the list names (a group three ahead), keeping ABCD for the
+/// midstates where the group is 14–16.
+macro_rules! group {
+    ($k:literal, $f:literal, $abcd:ident, $prev:ident, $w:ident, $mid:ident $(, $op:ident $n:literal)?) => {
+        $($op!($w, $n);)?
+        if 14 <= $k && $k <= 16 {
+            $mid[$k - 14] = $abcd;
+        }
+        let e = _mm_sha1nexte_epu32($prev, $w[$k]);
+        $prev = $abcd;
+        $abcd = _mm_sha1rnds4_epu32::<$f>($abcd, e);
+    };
+}
+
+/// A kernel: each of `blocks` into `state`, its [`Spill`] into the slot of
+/// `spills` at the same index. Emitted once per feature set, so each is
+/// compiled with its own.
+macro_rules! spilling_rounds {
+    ($(#[$doc:meta])* $name:ident, $features:literal) => {
+        $(#[$doc])*
+        #[target_feature(enable = $features)]
+        fn $name(state: &mut [u32; 5], blocks: &[[u8; 64]], spills: &mut [MaybeUninit<Spill>]) {
+            let big_endian_words = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F);
+            let [a, b, c, d, e] = state.map(|word| word as i32);
+            let (mut abcd, mut e) = (_mm_set_epi32(a, b, c, d), _mm_set_epi32(e, 0, 0, 0));
+            for (block, slot) in blocks.iter().zip(spills) {
+                let (abcd_in, e_in) = (abcd, e);
+                let mut w: Schedule = [_mm_set_epi64x(0, 0); 20];
+                let mut mid = [abcd; 3];
+                for (q, bytes) in block.as_chunks::<16>().0.iter().enumerate() {
+                    // SAFETY: `bytes` is 16 readable bytes; `loadu` needs
+                    // no alignment.
+                    let words = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+                    w[q] = _mm_shuffle_epi8(words, big_endian_words);
+                }
+                let mut prev = abcd;
+                abcd = _mm_sha1rnds4_epu32::<0>(abcd, _mm_add_epi32(e, w[0]));
+                group!(1, 0, abcd, prev, w, mid, msg 4);
+                group!(2, 0, abcd, prev, w, mid, msg 5);
+                group!(3, 0, abcd, prev, w, mid, msg 6);
+                group!(4, 0, abcd, prev, w, mid, msg 7);
+                group!(5, 1, abcd, prev, w, mid, rol2 8);
+                group!(6, 1, abcd, prev, w, mid, rol2 9);
+                group!(7, 1, abcd, prev, w, mid, rol2 10);
+                group!(8, 1, abcd, prev, w, mid, rol2 11);
+                group!(9, 1, abcd, prev, w, mid, rol2 12);
+                group!(10, 2, abcd, prev, w, mid, rol2 13);
+                group!(11, 2, abcd, prev, w, mid, rol2 14);
+                group!(12, 2, abcd, prev, w, mid, rol2 15);
+                group!(13, 2, abcd, prev, w, mid, rol2 16);
+                group!(14, 2, abcd, prev, w, mid, rol2 17);
+                group!(15, 3, abcd, prev, w, mid, rol2 18);
+                group!(16, 3, abcd, prev, w, mid, rol2 19);
+                group!(17, 3, abcd, prev, w, mid);
+                group!(18, 3, abcd, prev, w, mid);
+                group!(19, 3, abcd, prev, w, mid);
+                // One 16-byte store per register (a whole-struct write
+                // could become a wide copy).
+                let spill = slot.as_mut_ptr();
+                // SAFETY: `spill` points at a slot of `spills`; these
+                // write its fields without reading them.
+                unsafe {
+                    let before = &raw mut (*spill).before;
+                    (*before)[0] = abcd_in;
+                    (*before)[1] = e_in;
+                    let kept = &raw mut (*spill).mid;
+                    for (k, v) in mid.into_iter().enumerate() {
+                        (*kept)[k] = v;
+                    }
+                    let words = &raw mut (*spill).w;
+                    for (k, v) in w.into_iter().enumerate() {
+                        (*words)[k] = v;
+                    }
+                }
+                // E after 80 rounds is rotl30 of A before the last four.
+                e = _mm_sha1nexte_epu32(prev, e_in);
+                abcd = _mm_add_epi32(abcd, abcd_in);
+            }
+            *state = self::state(abcd, _mm_cvtsi128_si32(_mm_shuffle_epi32::<0xFF>(e)) as u32);
+        }
+    };
+}
+
+spilling_rounds!(
+    /// The kernel on SSE.
+    spilling_rounds_sse,
+    "sha,sse2,ssse3,sse4.1"
+);
+
+spilling_rounds!(
+    /// The kernel with AVX-512VL's 128-bit forms (see the module docs).
+    spilling_rounds_avx512,
+    "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
+);
+
+/// The SSSE3 planes' filter over a batch: the first window it lets
+/// through, with its mask.
+#[target_feature(enable = "sse2,ssse3")]
+fn first_suspect_ssse3(spills: &[Spill]) -> Option<(usize, u64)> {
+    let masks = spills
+        .iter()
+        .map(|spill| dv_mask_from_planes(&planes::planes(spill.window())));
+    masks.enumerate().find(|&(_, mask)| mask != 0)
+}
+
+/// A block the filter let through, for the recompression.
+pub(crate) struct Suspect {
+    pub(crate) ihv: [u32; 5],
+    pub(crate) output: [u32; 5],
+    pub(crate) w: [u32; 80],
+    pub(crate) mid: Midstates,
+    pub(crate) mask: u64,
+}
+
+impl ShaNi {
+    /// [`crate::checked`]'s compression on this backend: compresses
+    /// `blocks` into `state`, handing each block the collision filter lets
+    /// through to `is_attack`, and stops before the first attack block,
+    /// returning its index with `state` the chaining value before it. With
+    /// `avx512`, the kernel uses AVX-512VL and the filter AVX-512 (see
+    /// [`crate::x86::filter_avx512`]); without, SSE and the SSSE3 planes.
+    #[inline]
+    pub(crate) fn compress_checked(
+        self,
+        state: &mut [u32; 5],
+        blocks: &[[u8; 64]],
+        avx512: Option<Avx512Filter>,
+        is_attack: impl FnMut(&Suspect) -> bool,
+    ) -> Option<usize> {
+        match avx512 {
+            Some(filter) => batched(
+                state,
+                blocks,
+                // SAFETY: `self` and `filter` exist, so their detections
+                // saw every feature this kernel enables.
+                |state, blocks, spills| unsafe { spilling_rounds_avx512(state, blocks, spills) },
+                |spills| filter.first_suspect(spills),
+                is_attack,
+            ),
+            None => batched(
+                state,
+                blocks,
+                // SAFETY: `self` exists, so `ShaNi::detect` saw every
+                // feature this kernel enables.
+                |state, blocks, spills| unsafe { spilling_rounds_sse(state, blocks, spills) },
+                // SAFETY: as above (SSSE3 is among them).
+                |spills| unsafe { first_suspect_ssse3(spills) },
+                is_attack,
+            ),
+        }
+    }
+}
+
+/// The batches: `rounds` (a kernel) fills the spills, `filter` finds the
+/// suspects among them.
+#[inline(always)]
+fn batched(
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    rounds: impl Fn(&mut [u32; 5], &[[u8; 64]], &mut [MaybeUninit<Spill>]),
+    filter: impl Fn(&[Spill]) -> Option<(usize, u64)>,
+    mut is_attack: impl FnMut(&Suspect) -> bool,
+) -> Option<usize> {
+    let mut slots = [const { MaybeUninit::<Spill>::uninit() }; BATCH];
+    for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
+        rounds(state, batch, &mut slots);
+        // SAFETY: the kernel wrote the first `batch.len()` slots, and
+        // `MaybeUninit<Spill>` has `Spill`'s layout.
+        let spills: &[Spill] =
+            unsafe { core::slice::from_raw_parts(slots.as_ptr().cast(), batch.len()) };
+        let mut from = 0;
+        while let Some((offset, mask)) = filter(&spills[from..]) {
+            let i = from + offset;
+            let spill = &spills[i];
+            let suspect = Suspect {
+                ihv: spill.ihv(),
+                output: spills.get(i + 1).map_or(*state, Spill::ihv),
+                w: spill.schedule(),
+                mid: spill.midstates(),
+                mask,
+            };
+            if is_attack(&suspect) {
+                *state = suspect.ihv;
+                return Some(batch_index * BATCH + i);
+            }
+            from = i + 1;
+        }
+    }
+    None
+}
