@@ -45,10 +45,13 @@
 
 mod dv;
 mod recompress;
+pub(crate) mod sliced;
 mod ubc;
 
 // What the x86-64 forms of the filter (`crate::x86`) build on.
 pub(crate) use recompress::Midstates;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use ubc::unrolled;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use ubc::{ALL_DVS, Planes, VECTOR_TABLES, dv_mask_from_planes};
 #[cfg(all(test, target_arch = "x86_64"))]

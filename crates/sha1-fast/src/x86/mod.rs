@@ -21,6 +21,8 @@ macro_rules! detection_token {
 pub(crate) mod avx2_lanes;
 #[allow(unsafe_code)]
 pub(crate) mod filter_avx512;
+#[allow(unsafe_code)]
+pub(crate) mod filter_sliced;
 #[allow(unsafe_code)] // only the tests' helper
 pub(crate) mod planes;
 #[allow(unsafe_code)]

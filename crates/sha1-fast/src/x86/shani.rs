@@ -238,9 +238,9 @@ fn step_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u3
     let (mut abcd, e) = load_state!(state);
     let mut prev = abcd;
     let groups = w.as_chunks::<4>().0;
-    for k in first..last.min(groups.len()) {
+    for (k, group) in groups.iter().enumerate().take(last).skip(first) {
         // SAFETY: a group is 16 readable bytes; `loadu` needs no alignment.
-        let words = unsafe { _mm_loadu_si128(groups[k].as_ptr().cast()) };
+        let words = unsafe { _mm_loadu_si128(group.as_ptr().cast()) };
         // W_{4k} to the top lane.
         let words = _mm_shuffle_epi32::<0x1B>(words);
         // The first group adds the given E; each later one derives its E

@@ -43,6 +43,10 @@ use core::mem::MaybeUninit;
 /// filter call for all of them.
 const BATCH: usize = 16;
 
+/// Batches up to this long take the per-window AVX-512 filter: the
+/// sliced one costs the same for one block as for sixteen.
+const PER_WINDOW: usize = 4;
+
 /// One block's expanded message as the kernel spills it: group k holds
 /// W\[4k..4k+4\], W_{4k} in the top lane.
 type Schedule = [__m128i; 20];
@@ -54,7 +58,7 @@ pub(crate) struct Spill {
     before: [__m128i; 2],
     /// ABCD before groups 14, 15 and 16.
     mid: [__m128i; 3],
-    w: Schedule,
+    pub(crate) w: Schedule,
 }
 
 /// The four lanes of `v`, lane 0 first.
@@ -84,6 +88,23 @@ impl Spill {
     /// The expanded message, W\[0\] first.
     fn schedule(&self) -> [u32; 80] {
         core::array::from_fn(|t| lanes(self.w[t / 4])[3 - t % 4])
+    }
+
+    /// A spill of the expanded message `w` (nothing else set), for the
+    /// filters' tests.
+    #[cfg(test)]
+    pub(crate) fn of_schedule(w: &[u32; 80]) -> Spill {
+        let group = |k: usize| {
+            let lanes: [u32; 4] = core::array::from_fn(|j| w[4 * k + 3 - j]);
+            // SAFETY: both types are 16 bytes of plain bits.
+            unsafe { core::mem::transmute::<[u32; 4], __m128i>(lanes) }
+        };
+        let zero = group(0);
+        Spill {
+            before: [zero; 2],
+            mid: [zero; 3],
+            w: core::array::from_fn(group),
+        }
     }
 
     /// The states before steps 60 and 64: E before a group is rotl30 of A
@@ -257,7 +278,13 @@ impl ShaNi {
                 // SAFETY: `self` and `filter` exist, so their detections
                 // saw every feature this kernel enables.
                 |state, blocks, spills| unsafe { spilling_rounds_avx512(state, blocks, spills) },
-                |spills| filter.first_suspect(spills),
+                |spills| {
+                    if spills.len() <= PER_WINDOW {
+                        filter.first_suspect(spills)
+                    } else {
+                        filter.first_suspect_sliced(spills)
+                    }
+                },
                 is_attack,
             ),
             None => batched(
