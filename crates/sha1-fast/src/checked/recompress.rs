@@ -17,6 +17,7 @@
 //! lets through, about one in twenty of random data.
 
 use super::dv::{DVS, MESSAGE_DIFFERENCES};
+use super::ubc::ALL_DVS;
 use crate::consts::K;
 
 /// The expanded message of `block` (FIPS 180-4 §6.1.2, step 1).
@@ -31,6 +32,18 @@ pub(crate) fn expand(block: &[u8; 64]) -> [u32; 80] {
     }
     w
 }
+
+/// The index in [`DVS`] of the vector whose [`super::dv::Dv::mask_bit`] is
+/// bit b.
+const DV_OF_BIT: [u8; 64] = {
+    let mut of = [0; 64];
+    let mut d = 0;
+    while d < DVS.len() {
+        of[DVS[d].mask_bit().trailing_zeros() as usize] = d as u8;
+        d += 1;
+    }
+    of
+};
 
 /// The four round functions with their constants, for steps 0–19,
 /// 20–39, 40–59 and 60–79.
@@ -143,10 +156,16 @@ pub(crate) fn is_attack(
     // The states before the two test steps, 58 and 65.
     let at58 = backward(mid.at60, w, 60, 58);
     let at65 = forward(mid.at64, w, 64, 65);
-    DVS.iter().zip(&MESSAGE_DIFFERENCES).any(|(dv, dm)| {
-        if mask & dv.mask_bit() == 0 {
-            return false;
-        }
+    // Only the vectors in `mask`, by their bits (which vector is tried
+    // first does not change the answer).
+    let mut rest = mask & ALL_DVS;
+    core::iter::from_fn(|| {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest.wrapping_sub(1);
+        (bit < 64).then(|| usize::from(DV_OF_BIT[bit]))
+    })
+    .any(|d| {
+        let (dv, dm) = (DVS[d], &MESSAGE_DIFFERENCES[d]);
         let twin: [u32; 80] = core::array::from_fn(|t| w[t] ^ dm[t]);
         let from = dv.test_step();
         let start = if from == 58 { at58 } else { at65 };

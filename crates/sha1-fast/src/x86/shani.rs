@@ -238,7 +238,12 @@ fn step_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u3
     let (mut abcd, e) = load_state!(state);
     let mut prev = abcd;
     let groups = w.as_chunks::<4>().0;
-    for (k, group) in groups.iter().enumerate().take(last).skip(first) {
+    for (group, k) in groups
+        .get(first..last)
+        .unwrap_or_default()
+        .iter()
+        .zip(first..)
+    {
         // SAFETY: a group is 16 readable bytes; `loadu` needs no alignment.
         let words = unsafe { _mm_loadu_si128(group.as_ptr().cast()) };
         // W_{4k} to the top lane.

@@ -87,7 +87,12 @@ impl Spill {
 
     /// The expanded message, W\[0\] first.
     fn schedule(&self) -> [u32; 80] {
-        core::array::from_fn(|t| lanes(self.w[t / 4])[3 - t % 4])
+        let mut w = [0; 80];
+        for (words, &group) in w.as_chunks_mut::<4>().0.iter_mut().zip(&self.w) {
+            let [a, b, c, d] = lanes(group);
+            *words = [d, c, b, a];
+        }
+        w
     }
 
     /// A spill of the expanded message `w` (nothing else set), for the
