@@ -24,8 +24,9 @@ use core::arch::x86_64::{
     __m512i, _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
     _mm512_mask_i32gather_epi32, _mm512_mask_test_epi32_mask, _mm512_permutex2var_epi8,
     _mm512_permutexvar_epi8, _mm512_ror_epi32, _mm512_set1_epi32, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_storeu_si512,
-    _mm512_ternarylogic_epi32,
+    _mm512_setzero_si512, _mm512_shuffle_i32x4, _mm512_slli_epi32, _mm512_srli_epi32,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
+    _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
 };
 
 /// Blocks per pass.
@@ -140,7 +141,6 @@ fn pass_masks(chunk: &[Spill]) -> (u16, __m512i) {
     // SAFETY: 64 readable bytes.
     let index = unsafe { _mm512_loadu_si512(index.as_ptr().cast()) };
     let spill_offsets = core::arch::x86_64::_mm512_mullo_epi32(index, lanes);
-    let row_offsets = core::arch::x86_64::_mm512_slli_epi32::<6>(index);
     let w64 = chunk[0].w[16..].as_ptr().cast::<u8>().wrapping_add(12);
     // SAFETY: the masked lanes read W[64] of the spills of `chunk`, which
     // are `stride` bytes apart.
@@ -148,16 +148,12 @@ fn pass_masks(chunk: &[Spill]) -> (u16, __m512i) {
         _mm512_mask_i32gather_epi32::<1>(_mm512_setzero_si512(), valid, spill_offsets, w64.cast())
     };
     let top = _mm512_set1_epi32(i32::MIN);
+    let columns = transpose(&rows);
     let mut planes = [_mm512_setzero_si512(); 11];
     unrolled!(|P| {
-        let at = rows.as_ptr().cast::<i32>().wrapping_add(P);
-        // SAFETY: each lane reads dword P of one of the 16 rows.
-        let plane = unsafe {
-            _mm512_mask_i32gather_epi32::<1>(_mm512_setzero_si512(), 0xFFFF, row_offsets, at)
-        };
         let w64_bit = _mm512_slli_epi32::<{ 31 - PLANE_BITS[P] }>(w64);
         // top ? w64_bit : plane
-        planes[P] = _mm512_ternarylogic_epi32::<0xCA>(top, w64_bit, plane);
+        planes[P] = _mm512_ternarylogic_epi32::<0xCA>(top, w64_bit, columns[P]);
     }; 0 1 2 3 4 5 6 7 8 9 10);
     let mut failures = [_mm512_setzero_si512(); SHAPE_COUNT];
     unrolled!(|S| {
@@ -176,6 +172,50 @@ fn pass_masks(chunk: &[Spill]) -> (u16, __m512i) {
     }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74);
     let passes = _mm512_andnot_si512(failed, _mm512_set1_epi32(ALL as i32));
     (_mm512_mask_test_epi32_mask(valid, passes, passes), passes)
+}
+
+/// The 16×16 transpose of dwords: column p of `rows` as vector p.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn transpose(rows: &[__m512i; 16]) -> [__m512i; 16] {
+    // Pairs of rows interleaved, then pairs of pairs: `quads[4i + c]`
+    // holds, in 128-bit lane l, column 4l + c of rows 4i..4i + 4.
+    let pairs: [__m512i; 16] = core::array::from_fn(|n| {
+        let (a, b) = (rows[n / 2 * 2], rows[n / 2 * 2 + 1]);
+        if n % 2 == 0 {
+            _mm512_unpacklo_epi32(a, b)
+        } else {
+            _mm512_unpackhi_epi32(a, b)
+        }
+    });
+    let quads: [__m512i; 16] = core::array::from_fn(|n| {
+        let (i, c) = (n / 4, n % 4);
+        let (a, b) = (pairs[4 * i + c / 2], pairs[4 * i + 2 + c / 2]);
+        if c % 2 == 0 {
+            _mm512_unpacklo_epi64(a, b)
+        } else {
+            _mm512_unpackhi_epi64(a, b)
+        }
+    });
+    // Column 4l + c: lane l of quads c, 4 + c, 8 + c, 12 + c, gathered
+    // two lanes at a time.
+    let mut columns = [_mm512_setzero_si512(); 16];
+    for c in 0..4 {
+        let (q0, q1, q2, q3) = (quads[c], quads[4 + c], quads[8 + c], quads[12 + c]);
+        let low = (
+            _mm512_shuffle_i32x4::<0x44>(q0, q1),
+            _mm512_shuffle_i32x4::<0x44>(q2, q3),
+        );
+        let high = (
+            _mm512_shuffle_i32x4::<0xEE>(q0, q1),
+            _mm512_shuffle_i32x4::<0xEE>(q2, q3),
+        );
+        columns[c] = _mm512_shuffle_i32x4::<0x88>(low.0, low.1);
+        columns[4 + c] = _mm512_shuffle_i32x4::<0xDD>(low.0, low.1);
+        columns[8 + c] = _mm512_shuffle_i32x4::<0x88>(high.0, high.1);
+        columns[12 + c] = _mm512_shuffle_i32x4::<0xDD>(high.0, high.1);
+    }
+    columns
 }
 
 const _: () = assert!(
