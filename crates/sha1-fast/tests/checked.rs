@@ -210,6 +210,26 @@ fn digest_uses_the_detected_backend() {
     assert_eq!(checked::digest(b"abc"), Ok(oracle(b"abc")));
 }
 
+/// Messages of one length side by side (the multi-stream path keeps them
+/// in lockstep through their tails), with colliding files among them in
+/// every position of a pair, and with one bit flipped.
+#[test]
+fn digest_many_equals_digest_for_equal_lengths() {
+    let files: Vec<Vec<u8>> = attacks().into_iter().map(|a| a.data).collect();
+    let mut flipped = files[0].clone();
+    flipped[200] ^= 1;
+    let noise: Vec<Vec<u8>> = (0..9).map(|i| noise(100 + i, 1000)).collect();
+    let mut messages: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
+    messages.push(&flipped);
+    messages.extend(noise.iter().map(Vec::as_slice));
+    messages.insert(6, &files[1]);
+    let many = checked::digest_many(&messages);
+    for (i, (message, got)) in messages.iter().zip(&many).enumerate() {
+        assert_eq!(*got, checked::digest(message), "message {i}");
+    }
+    assert_eq!(many.iter().filter(|r| r.is_err()).count(), 5);
+}
+
 #[test]
 fn digest_many_equals_digest_for_mixed_batches() {
     let files: Vec<Vec<u8>> = attacks().into_iter().map(|a| a.data).collect();

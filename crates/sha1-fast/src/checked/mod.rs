@@ -267,19 +267,8 @@ fn compress_checked(
     if backend == Backend::ShaNi
         && let Some(token) = crate::x86::shani::ShaNi::detect()
     {
-        let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
-        let is_attack = |s: &crate::x86::shani_checked::Suspect| {
-            recompress::is_attack(
-                &s.ihv,
-                &s.output,
-                &s.w,
-                &s.mid,
-                s.mask,
-                reduced_round,
-                groups,
-            )
-        };
         let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+        let is_attack = shani_is_attack(token, reduced_round);
         return token.compress_checked(state, blocks, avx512, is_attack);
     }
     let mut rest = blocks;
@@ -316,6 +305,93 @@ fn compress_checked(
         rest = &rest[i + 1..];
     }
     None
+}
+
+/// The recompression on SHA-NI, for [`crate::x86::shani::ShaNi`]'s checked
+/// kernels.
+#[cfg(target_arch = "x86_64")]
+fn shani_is_attack(
+    token: crate::x86::shani::ShaNi,
+    reduced_round: bool,
+) -> impl Fn(&crate::x86::shani_checked::Suspect) -> bool {
+    move |s| {
+        let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
+        recompress::is_attack(
+            &s.ihv,
+            &s.output,
+            &s.w,
+            &s.mid,
+            s.mask,
+            reduced_round,
+            groups,
+        )
+    }
+}
+
+/// Independent messages in flight in [`digest_many_into`] on SHA-NI.
+#[cfg(target_arch = "x86_64")]
+const LANES: usize = 2;
+
+/// [`digest_many_into`] on SHA-NI: [`LANES`] messages at a time, their
+/// bodies and then (when they have as many) their padded tails in
+/// lockstep on the interleaved kernel, what is left of each on its own.
+/// A message with an attack block is hashed again by [`digest()`], which
+/// stops there and mitigates.
+#[cfg(target_arch = "x86_64")]
+fn digest_many_shani(
+    token: crate::x86::shani::ShaNi,
+    messages: &[&[u8]],
+    out: &mut [Result<Digest, Collision>],
+) {
+    use crate::pad::Padded;
+    let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+    let is_attack = shani_is_attack(token, false);
+    let mut groups = messages.chunks_exact(LANES);
+    let mut slots = out.chunks_exact_mut(LANES);
+    for (group, slots) in (&mut groups).zip(&mut slots) {
+        let group: &[&[u8]; LANES] = group.try_into().expect("LANES messages");
+        let parts = group.map(|m| {
+            let (body, rest) = m.as_chunks::<BLOCK>();
+            (body, Padded::of(rest, m.len() as u64))
+        });
+        let mut states = [H0; LANES];
+        let bodies = parts.each_ref().map(|(body, _)| *body);
+        let (done, mut attacked) =
+            token.compress_checked_lanes(&mut states, bodies, avx512, &is_attack);
+        for ((state, (body, _)), attacked) in states.iter_mut().zip(&parts).zip(&mut attacked) {
+            *attacked = *attacked
+                || token
+                    .compress_checked(state, &body[done..], avx512, &is_attack)
+                    .is_some();
+        }
+        let tails = parts.each_ref().map(|(_, tail)| tail.blocks());
+        if tails.iter().all(|t| t.len() == tails[0].len()) {
+            let (_, tail_attacked) =
+                token.compress_checked_lanes(&mut states, tails, avx512, &is_attack);
+            for (attacked, tail) in attacked.iter_mut().zip(tail_attacked) {
+                *attacked |= tail;
+            }
+        } else {
+            for ((state, tail), attacked) in states.iter_mut().zip(tails).zip(&mut attacked) {
+                *attacked = *attacked
+                    || token
+                        .compress_checked(state, tail, avx512, &is_attack)
+                        .is_some();
+            }
+        }
+        for (((slot, message), state), attacked) in
+            slots.iter_mut().zip(group).zip(states).zip(attacked)
+        {
+            *slot = if attacked {
+                digest(message)
+            } else {
+                Ok(to_digest(state))
+            };
+        }
+    }
+    for (message, slot) in groups.remainder().iter().zip(slots.into_remainder()) {
+        *slot = digest(message);
+    }
 }
 
 impl Default for Sha1 {
@@ -404,6 +480,13 @@ pub fn digest_many_into(
             messages: messages.len(),
             digests: out.len(),
         });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if Backend::detect() == Backend::ShaNi
+        && let Some(token) = crate::x86::shani::ShaNi::detect()
+    {
+        digest_many_shani(token, messages, out);
+        return Ok(());
     }
     for (message, slot) in messages.iter().zip(out) {
         *slot = digest(message);

@@ -32,10 +32,9 @@ use crate::x86::filter_avx512::Avx512Filter;
 use crate::x86::planes::{self, ReversedGroups};
 use crate::x86::shani::ShaNi;
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_or_si128,
-    _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
-    _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_epi32, _mm_srli_epi32,
-    _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_loadu_si128, _mm_or_si128, _mm_set_epi64x,
+    _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
+    _mm_shuffle_epi8, _mm_slli_epi32, _mm_srli_epi32, _mm_xor_si128,
 };
 use core::mem::MaybeUninit;
 
@@ -46,6 +45,9 @@ const BATCH: usize = 16;
 /// Batches up to this long take the per-window AVX-512 filter: the
 /// sliced one costs the same for one block as for sixteen.
 const PER_WINDOW: usize = 4;
+
+/// A batch's spills, written by a kernel before they are read.
+type Slots = [MaybeUninit<Spill>; BATCH];
 
 /// One block's expanded message as the kernel spills it: group k holds
 /// W\[4k..4k+4\], W_{4k} in the top lane.
@@ -146,44 +148,59 @@ macro_rules! rol2 {
     }};
 }
 
-/// Group `$k` of the rounds with round function `$f`, after scheduling
-/// what the list names (a group three ahead), keeping ABCD for the
-/// midstates where the group is 14–16.
+/// Group `$k` of the rounds with round function `$f` in every lane, after
+/// scheduling what the list names (a group three ahead), keeping ABCD for
+/// the midstates where the group is 14–16. The lanes' instructions
+/// alternate, so that independent `sha1rnds4` chains overlap.
 macro_rules! group {
     ($k:literal, $f:literal, $abcd:ident, $prev:ident, $w:ident, $mid:ident $(, $op:ident $n:literal)?) => {
-        $($op!($w, $n);)?
-        if 14 <= $k && $k <= 16 {
-            $mid[$k - 14] = $abcd;
+        for lane in 0..$abcd.len() {
+            let w = &mut $w[lane];
+            $($op!(w, $n);)?
+            if 14 <= $k && $k <= 16 {
+                $mid[lane][$k - 14] = $abcd[lane];
+            }
+            let e = _mm_sha1nexte_epu32($prev[lane], w[$k]);
+            $prev[lane] = $abcd[lane];
+            $abcd[lane] = _mm_sha1rnds4_epu32::<$f>($abcd[lane], e);
         }
-        let e = _mm_sha1nexte_epu32($prev, $w[$k]);
-        $prev = $abcd;
-        $abcd = _mm_sha1rnds4_epu32::<$f>($abcd, e);
     };
 }
 
-/// A kernel: each of `blocks` into `state`, its [`Spill`] into the slot of
-/// `spills` at the same index. Emitted once per feature set, so each is
+/// A kernel: in each of `N` lanes, the first `count` of `blocks[lane]`
+/// into `states[lane]`, each block's [`Spill`] into the slot of
+/// `spills[lane]` at its index. Emitted once per feature set, so each is
 /// compiled with its own.
 macro_rules! spilling_rounds {
     ($(#[$doc:meta])* $name:ident, $features:literal) => {
         $(#[$doc])*
         #[target_feature(enable = $features)]
-        fn $name(state: &mut [u32; 5], blocks: &[[u8; 64]], spills: &mut [MaybeUninit<Spill>]) {
+        fn $name<const N: usize>(
+            abcd_e: &mut [[__m128i; 2]; N],
+            blocks: [&[[u8; 64]]; N],
+            spills: &mut [Slots; N],
+            count: usize,
+        ) {
             let big_endian_words = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F);
-            let [a, b, c, d, e] = state.map(|word| word as i32);
-            let (mut abcd, mut e) = (_mm_set_epi32(a, b, c, d), _mm_set_epi32(e, 0, 0, 0));
-            for (block, slot) in blocks.iter().zip(spills) {
+            let (mut abcd, mut e) = (abcd_e.map(|[abcd, _]| abcd), abcd_e.map(|[_, e]| e));
+            let count = count.min(BATCH);
+            for i in 0..count {
                 let (abcd_in, e_in) = (abcd, e);
-                let mut w: Schedule = [_mm_set_epi64x(0, 0); 20];
-                let mut mid = [abcd; 3];
-                for (q, bytes) in block.as_chunks::<16>().0.iter().enumerate() {
-                    // SAFETY: `bytes` is 16 readable bytes; `loadu` needs
-                    // no alignment.
-                    let words = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
-                    w[q] = _mm_shuffle_epi8(words, big_endian_words);
+                let mut w: [Schedule; N] = [[_mm_set_epi64x(0, 0); 20]; N];
+                let mut mid = [[_mm_set_epi64x(0, 0); 3]; N];
+                for lane in 0..N {
+                    for (q, bytes) in blocks[lane][i].as_chunks::<16>().0.iter().enumerate() {
+                        // SAFETY: `bytes` is 16 readable bytes; `loadu`
+                        // needs no alignment.
+                        let words = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+                        w[lane][q] = _mm_shuffle_epi8(words, big_endian_words);
+                    }
                 }
                 let mut prev = abcd;
-                abcd = _mm_sha1rnds4_epu32::<0>(abcd, _mm_add_epi32(e, w[0]));
+                for lane in 0..N {
+                    let e = _mm_add_epi32(e[lane], w[lane][0]);
+                    abcd[lane] = _mm_sha1rnds4_epu32::<0>(abcd[lane], e);
+                }
                 group!(1, 0, abcd, prev, w, mid, msg 4);
                 group!(2, 0, abcd, prev, w, mid, msg 5);
                 group!(3, 0, abcd, prev, w, mid, msg 6);
@@ -203,29 +220,33 @@ macro_rules! spilling_rounds {
                 group!(17, 3, abcd, prev, w, mid);
                 group!(18, 3, abcd, prev, w, mid);
                 group!(19, 3, abcd, prev, w, mid);
-                // One 16-byte store per register (a whole-struct write
-                // could become a wide copy).
-                let spill = slot.as_mut_ptr();
-                // SAFETY: `spill` points at a slot of `spills`; these
-                // write its fields without reading them.
-                unsafe {
-                    let before = &raw mut (*spill).before;
-                    (*before)[0] = abcd_in;
-                    (*before)[1] = e_in;
-                    let kept = &raw mut (*spill).mid;
-                    for (k, v) in mid.into_iter().enumerate() {
-                        (*kept)[k] = v;
+                for lane in 0..N {
+                    // One 16-byte store per register (a whole-struct
+                    // write could become a wide copy).
+                    let spill = spills[lane][i].as_mut_ptr();
+                    // SAFETY: `spill` points at a slot of `spills`; these
+                    // write its fields without reading them.
+                    unsafe {
+                        let before = &raw mut (*spill).before;
+                        (*before)[0] = abcd_in[lane];
+                        (*before)[1] = e_in[lane];
+                        let kept = &raw mut (*spill).mid;
+                        for (k, v) in mid[lane].into_iter().enumerate() {
+                            (*kept)[k] = v;
+                        }
+                        let words = &raw mut (*spill).w;
+                        for (k, v) in w[lane].into_iter().enumerate() {
+                            (*words)[k] = v;
+                        }
                     }
-                    let words = &raw mut (*spill).w;
-                    for (k, v) in w.into_iter().enumerate() {
-                        (*words)[k] = v;
-                    }
+                    // E after 80 rounds is rotl30 of A before the last four.
+                    e[lane] = _mm_sha1nexte_epu32(prev[lane], e_in[lane]);
+                    abcd[lane] = _mm_add_epi32(abcd[lane], abcd_in[lane]);
                 }
-                // E after 80 rounds is rotl30 of A before the last four.
-                e = _mm_sha1nexte_epu32(prev, e_in);
-                abcd = _mm_add_epi32(abcd, abcd_in);
             }
-            *state = self::state(abcd, _mm_cvtsi128_si32(_mm_shuffle_epi32::<0xFF>(e)) as u32);
+            for lane in 0..N {
+                abcd_e[lane] = [abcd[lane], e[lane]];
+            }
         }
     };
 }
@@ -267,79 +288,132 @@ impl ShaNi {
     /// through to `is_attack`, and stops before the first attack block,
     /// returning its index with `state` the chaining value before it. With
     /// `avx512`, the kernel uses AVX-512VL and the filter AVX-512 (see
-    /// [`crate::x86::filter_avx512`]); without, SSE and the SSSE3 planes.
+    /// [`crate::x86::filter_sliced`]); without, SSE and the SSSE3 planes.
     #[inline]
     pub(crate) fn compress_checked(
         self,
         state: &mut [u32; 5],
         blocks: &[[u8; 64]],
         avx512: Option<Avx512Filter>,
-        is_attack: impl FnMut(&Suspect) -> bool,
+        mut is_attack: impl FnMut(&Suspect) -> bool,
     ) -> Option<usize> {
-        match avx512 {
-            Some(filter) => batched(
-                state,
-                blocks,
-                // SAFETY: `self` and `filter` exist, so their detections
-                // saw every feature this kernel enables.
-                |state, blocks, spills| unsafe { spilling_rounds_avx512(state, blocks, spills) },
-                |spills| {
-                    if spills.len() <= PER_WINDOW {
-                        filter.first_suspect(spills)
-                    } else {
-                        filter.first_suspect_sliced(spills)
-                    }
-                },
-                is_attack,
-            ),
-            None => batched(
-                state,
-                blocks,
-                // SAFETY: `self` exists, so `ShaNi::detect` saw every
-                // feature this kernel enables.
-                |state, blocks, spills| unsafe { spilling_rounds_sse(state, blocks, spills) },
-                // SAFETY: as above (SSSE3 is among them).
-                |spills| unsafe { first_suspect_ssse3(spills) },
-                is_attack,
-            ),
+        let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; BATCH]];
+        let mut states = [*state];
+        for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
+            let [spills] = self.spill(avx512, &mut states, [batch], &mut slots, batch.len());
+            if let Some(i) = first_attack(spills, &states[0], avx512, &mut is_attack) {
+                *state = spills[i].ihv();
+                return Some(batch_index * BATCH + i);
+            }
         }
+        *state = states[0];
+        None
+    }
+
+    /// [`ShaNi::compress_checked`] in `N` lanes: the first `count` blocks
+    /// of each of `blocks` (the shortest's length) into the lane's state,
+    /// the lanes' rounds interleaved. Returns `count`, and for each lane
+    /// whether it holds an attack block (its state then means nothing:
+    /// the caller hashes that message again on the single-stream path,
+    /// which stops there and mitigates).
+    pub(crate) fn compress_checked_lanes<const N: usize>(
+        self,
+        states: &mut [[u32; 5]; N],
+        blocks: [&[[u8; 64]]; N],
+        avx512: Option<Avx512Filter>,
+        mut is_attack: impl FnMut(&Suspect) -> bool,
+    ) -> (usize, [bool; N]) {
+        let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+        let mut slots = [const { [const { MaybeUninit::<Spill>::uninit() }; BATCH] }; N];
+        let mut attacked = [false; N];
+        for start in (0..count).step_by(BATCH) {
+            let n = (count - start).min(BATCH);
+            let batch = blocks.map(|b| &b[start..start + n]);
+            let spills = self.spill(avx512, states, batch, &mut slots, n);
+            for ((spills, state), attacked) in spills.into_iter().zip(&*states).zip(&mut attacked) {
+                *attacked =
+                    *attacked || first_attack(spills, state, avx512, &mut is_attack).is_some();
+            }
+        }
+        (count, attacked)
+    }
+
+    /// Runs the kernel for `avx512` on `count` blocks per lane and returns
+    /// each lane's spills.
+    #[inline(always)]
+    fn spill<'s, const N: usize>(
+        self,
+        avx512: Option<Avx512Filter>,
+        states: &mut [[u32; 5]; N],
+        blocks: [&[[u8; 64]]; N],
+        slots: &'s mut [Slots; N],
+        count: usize,
+    ) -> [&'s [Spill]; N] {
+        assert!(count <= BATCH && blocks.iter().all(|b| b.len() >= count));
+        // The states go in and out of registers here, in SSE code: in the
+        // AVX-512 kernel, LLVM would move them with wider registers.
+        let mut abcd_e = states.map(|[a, b, c, d, e]| {
+            let lanes = |w: [u32; 4]| -> __m128i {
+                // SAFETY: both types are 16 bytes of plain bits.
+                unsafe { core::mem::transmute(w) }
+            };
+            [lanes([d, c, b, a]), lanes([0, 0, 0, e])]
+        });
+        match avx512 {
+            // SAFETY: `self` and the filter token exist, so their
+            // detections saw every feature this kernel enables.
+            Some(_) => unsafe { spilling_rounds_avx512(&mut abcd_e, blocks, slots, count) },
+            // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
+            // this kernel enables.
+            None => unsafe { spilling_rounds_sse(&mut abcd_e, blocks, slots, count) },
+        }
+        for (state, [abcd, e]) in states.iter_mut().zip(abcd_e) {
+            *state = self::state(abcd, lanes(e)[3]);
+        }
+        slots.each_ref().map(|slots| {
+            // SAFETY: the kernel wrote the first `count` slots of each
+            // lane, and `MaybeUninit<Spill>` has `Spill`'s layout.
+            unsafe { core::slice::from_raw_parts(slots.as_ptr().cast(), count) }
+        })
     }
 }
 
-/// The batches: `rounds` (a kernel) fills the spills, `filter` finds the
-/// suspects among them.
+/// The first suspect: the per-window AVX-512 filter for short batches
+/// (the sliced one costs the same for one block as for sixteen), the
+/// sliced one otherwise, the SSSE3 planes without AVX-512.
+fn first_suspect(spills: &[Spill], avx512: Option<Avx512Filter>) -> Option<(usize, u64)> {
+    match avx512 {
+        Some(filter) if spills.len() <= PER_WINDOW => filter.first_suspect(spills),
+        Some(filter) => filter.first_suspect_sliced(spills),
+        // SAFETY: an SSSE3 kernel ran, so `ShaNi::detect` saw SSSE3.
+        None => unsafe { first_suspect_ssse3(spills) },
+    }
+}
+
+/// The first attack block among a batch's `spills`, whose last block
+/// left `state`: each block the filter lets through goes to `is_attack`.
 #[inline(always)]
-fn batched(
-    state: &mut [u32; 5],
-    blocks: &[[u8; 64]],
-    rounds: impl Fn(&mut [u32; 5], &[[u8; 64]], &mut [MaybeUninit<Spill>]),
-    filter: impl Fn(&[Spill]) -> Option<(usize, u64)>,
+fn first_attack(
+    spills: &[Spill],
+    state: &[u32; 5],
+    avx512: Option<Avx512Filter>,
     mut is_attack: impl FnMut(&Suspect) -> bool,
 ) -> Option<usize> {
-    let mut slots = [const { MaybeUninit::<Spill>::uninit() }; BATCH];
-    for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
-        rounds(state, batch, &mut slots);
-        // SAFETY: the kernel wrote the first `batch.len()` slots, and
-        // `MaybeUninit<Spill>` has `Spill`'s layout.
-        let spills: &[Spill] =
-            unsafe { core::slice::from_raw_parts(slots.as_ptr().cast(), batch.len()) };
-        let mut from = 0;
-        while let Some((offset, mask)) = filter(&spills[from..]) {
-            let i = from + offset;
-            let spill = &spills[i];
-            let suspect = Suspect {
-                ihv: spill.ihv(),
-                output: spills.get(i + 1).map_or(*state, Spill::ihv),
-                w: spill.schedule(),
-                mid: spill.midstates(),
-                mask,
-            };
-            if is_attack(&suspect) {
-                *state = suspect.ihv;
-                return Some(batch_index * BATCH + i);
-            }
-            from = i + 1;
+    let mut from = 0;
+    while let Some((offset, mask)) = first_suspect(&spills[from..], avx512) {
+        let i = from + offset;
+        let spill = &spills[i];
+        let suspect = Suspect {
+            ihv: spill.ihv(),
+            output: spills.get(i + 1).map_or(*state, Spill::ihv),
+            w: spill.schedule(),
+            mid: spill.midstates(),
+            mask,
+        };
+        if is_attack(&suspect) {
+            return Some(i);
         }
+        from = i + 1;
     }
     None
 }
