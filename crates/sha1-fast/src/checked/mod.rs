@@ -330,7 +330,7 @@ fn shani_is_attack(
 
 /// Independent messages in flight in [`digest_many_into`] on SHA-NI.
 #[cfg(target_arch = "x86_64")]
-const LANES: usize = 2;
+const LANES: usize = 4;
 
 /// [`digest_many_into`] on SHA-NI: [`LANES`] messages at a time, their
 /// bodies and then (when they have as many) their padded tails in
