@@ -436,6 +436,26 @@ crate::buffer::hasher_io_write! {
 /// # Ok::<(), sha1_fast::checked::Collision>(())
 /// ```
 pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
+    // On SHA-NI the body and the padded tail go to the kernel as they
+    // are, without the hasher's buffer; only data with an attack block
+    // takes the hasher, which stops there and mitigates.
+    #[cfg(target_arch = "x86_64")]
+    if Backend::detect() == Backend::ShaNi
+        && let Some(token) = crate::x86::shani::ShaNi::detect()
+    {
+        let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+        let is_attack = shani_is_attack(token, false);
+        let (body, rest) = data.as_chunks::<BLOCK>();
+        let tail = crate::pad::Padded::of(rest, data.len() as u64);
+        let mut state = H0;
+        if token
+            .compress_checked(&mut state, body, avx512, &is_attack)
+            .or_else(|| token.compress_checked(&mut state, tail.blocks(), avx512, &is_attack))
+            .is_none()
+        {
+            return Ok(to_digest(state));
+        }
+    }
     let mut hasher = Sha1::new();
     hasher.update(data);
     hasher.finalize()
