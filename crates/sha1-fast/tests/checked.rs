@@ -203,6 +203,31 @@ fn random_data_of_every_length_is_plain_sha1() {
     }
 }
 
+/// The one-shot (which on SHA-NI skips the hasher) equals the hasher on
+/// every length around the block boundaries, and on the attacks with a
+/// suffix and with one bit flipped.
+#[test]
+fn digest_equals_the_hasher() {
+    let data = noise(7, 700);
+    for len in 0..=data.len() {
+        let part = &data[..len];
+        assert_eq!(checked::digest(part), Ok(oracle(part)), "{len} bytes");
+    }
+    for attack in attacks() {
+        let mut suffixed = attack.data.clone();
+        suffixed.extend_from_slice(&data[..77]);
+        let mut flipped = attack.data.clone();
+        flipped[300] ^= 4;
+        for message in [&attack.data, &suffixed, &flipped] {
+            assert_eq!(
+                checked::digest(message),
+                checked_with(Backend::detect(), message)
+            );
+        }
+        assert!(checked::digest(&flipped).is_ok());
+    }
+}
+
 #[test]
 fn digest_uses_the_detected_backend() {
     let pdf = read("shattered-2.pdf");
