@@ -34,7 +34,7 @@
 //!
 //! Speed: every [`crate::Backend`] runs detection, the filter beside its
 //! compression; only the blocks the filter lets through take the scalar
-//! recompression. `docs/sha1.md` has the measurements.
+//! recompression. `docs/sha1-checked.md` has the measurements.
 //!
 //! ```
 //! use sha1_fast::checked;
