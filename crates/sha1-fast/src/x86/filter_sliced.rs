@@ -22,11 +22,11 @@ use crate::x86::filter_avx512::Avx512Filter;
 use crate::x86::shani_checked::Spill;
 use core::arch::x86_64::{
     __m512i, _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
-    _mm512_mask_i32gather_epi32, _mm512_mask_test_epi32_mask, _mm512_permutex2var_epi8,
-    _mm512_permutexvar_epi8, _mm512_ror_epi32, _mm512_set1_epi32, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_shuffle_i32x4, _mm512_slli_epi32, _mm512_srli_epi32,
-    _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
-    _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
+    _mm512_mask_i32gather_epi32, _mm512_mask_test_epi32_mask, _mm512_or_si512,
+    _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_ror_epi32, _mm512_set1_epi32,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_i32x4, _mm512_slli_epi32,
+    _mm512_srli_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32,
+    _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
 };
 
 /// Blocks per pass.
@@ -162,14 +162,19 @@ fn pass_masks(chunk: &[Spill]) -> (u16, __m512i) {
         let flip = _mm512_set1_epi32(SHAPE.flip as i32);
         failures[S] = _mm512_ternarylogic_epi32::<0x96>(planes[SHAPE.plane_i], shifted, flip);
     }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21);
-    let mut failed = _mm512_setzero_si512();
+    // Four accumulators, so that the checks are four short dependency
+    // chains rather than one of 75.
+    let mut failed = [_mm512_setzero_si512(); 4];
     unrolled!(|C| {
         const CHECK: SlicedCheck = CHECK_TABLE[C];
         let rotated = _mm512_ror_epi32::<{ CHECK.rotate as i32 }>(failures[CHECK.shape]);
         // failed | (rotated & dvs)
         let dvs = _mm512_set1_epi32(CHECK.dvs as i32);
-        failed = _mm512_ternarylogic_epi32::<0xF8>(failed, rotated, dvs);
+        failed[C % 4] = _mm512_ternarylogic_epi32::<0xF8>(failed[C % 4], rotated, dvs);
     }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74);
+    // ALL & !(f0 | f1 | f2 | f3)
+    let [f0, f1, f2, f3] = failed;
+    let failed = _mm512_or_si512(_mm512_ternarylogic_epi32::<0xFE>(f0, f1, f2), f3);
     let passes = _mm512_andnot_si512(failed, _mm512_set1_epi32(ALL as i32));
     (_mm512_mask_test_epi32_mask(valid, passes, passes), passes)
 }
