@@ -78,7 +78,7 @@ struct ByteTables {
 
 /// Where W_t's byte `b` sits among the spilled groups: group (t − 32) / 4,
 /// word t − 32 − 4g in lane 3 − that.
-const fn spilled(t: usize, b: usize) -> u8 {
+pub(super) const fn spilled(t: usize, b: usize) -> u8 {
     let g = (t - 32) / 4;
     let m = (t - 32) % 4;
     (16 * g + 4 * (3 - m) + b) as u8
@@ -132,6 +132,7 @@ macro_rules! bytes {
         unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
     }};
 }
+pub(super) use bytes;
 
 /// [`Avx512Filter::first_suspect`]. Never inlined: the SHA-NI kernel calls
 /// it between batches of legacy-SSE SHA instructions, which run many times

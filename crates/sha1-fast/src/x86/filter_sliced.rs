@@ -18,7 +18,7 @@ use crate::checked::sliced::{
     to_mask,
 };
 use crate::checked::unrolled;
-use crate::x86::filter_avx512::Avx512Filter;
+use crate::x86::filter_avx512::{Avx512Filter, bytes, spilled};
 use crate::x86::shani_checked::Spill;
 use core::arch::x86_64::{
     __m512i, _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
@@ -57,12 +57,6 @@ struct ByteTables {
     arrange: [u8; 64],
 }
 
-/// Where W_t's byte `b` sits among the spilled groups 8–15: group
-/// t / 4 − 8, word t mod 4 in lane 3 − that.
-const fn spilled(t: usize, b: usize) -> u8 {
-    (16 * (t / 4 - 8) + 4 * (3 - t % 4) + b) as u8
-}
-
 static BYTES: ByteTables = {
     let mut t = ByteTables {
         gather: [0; 64],
@@ -87,15 +81,6 @@ static BYTES: ByteTables = {
 
 /// The plane bits, in plane order.
 const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
-
-/// A byte table as a vector.
-macro_rules! bytes {
-    ($table:expr) => {{
-        let table: &[u8; 64] = &$table;
-        // SAFETY: `table` is 64 readable bytes; `loadu` needs no alignment.
-        unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
-    }};
-}
 
 /// [`Avx512Filter::first_suspect_sliced`]. Never inlined, for the same
 /// reason as the per-window form: the SHA-NI kernel's legacy-SSE
