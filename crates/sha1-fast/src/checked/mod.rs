@@ -448,9 +448,9 @@ pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
         let (body, rest) = data.as_chunks::<BLOCK>();
         let tail = crate::pad::Padded::of(rest, data.len() as u64);
         let mut state = H0;
+        let parts = [body, tail.blocks()];
         if token
-            .compress_checked(&mut state, body, avx512, &is_attack)
-            .or_else(|| token.compress_checked(&mut state, tail.blocks(), avx512, &is_attack))
+            .compress_checked_parts(&mut state, parts, avx512, &is_attack)
             .is_none()
         {
             return Ok(to_digest(state));

@@ -30,7 +30,7 @@ use core::arch::x86_64::{
 };
 
 /// Blocks per pass.
-const LANES: usize = 16;
+pub(crate) const LANES: usize = 16;
 
 impl Avx512Filter {
     /// The first of `spills` that the filter lets through, with its mask

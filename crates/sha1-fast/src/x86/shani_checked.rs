@@ -29,6 +29,7 @@
 
 use crate::checked::{Midstates, dv_mask_from_planes};
 use crate::x86::filter_avx512::Avx512Filter;
+use crate::x86::filter_sliced::LANES as SLICED_LANES;
 use crate::x86::planes::{self, ReversedGroups};
 use crate::x86::shani::ShaNi;
 use core::arch::x86_64::{
@@ -46,8 +47,12 @@ const BATCH: usize = 16;
 /// sliced one costs the same for one block as for sixteen.
 const PER_WINDOW: usize = 4;
 
-/// A batch's spills, written by a kernel before they are read.
-type Slots = [MaybeUninit<Spill>; BATCH];
+/// A batch's spills, written by a kernel before they are read: room for
+/// a batch and a short remainder (the one-shot's tail).
+type Slots = [MaybeUninit<Spill>; SLOTS];
+
+/// Slots per lane.
+const SLOTS: usize = BATCH + PER_WINDOW;
 
 /// One block's expanded message as the kernel spills it: group k holds
 /// W\[4k..4k+4\], W_{4k} in the top lane.
@@ -169,7 +174,7 @@ macro_rules! group {
 
 /// A kernel: in each of `N` lanes, the first `count` of `blocks[lane]`
 /// into `states[lane]`, each block's [`Spill`] into the slot of
-/// `spills[lane]` at its index. Emitted once per feature set, so each is
+/// `spills[lane]` at `at` plus its index. Emitted once per feature set, so each is
 /// compiled with its own.
 macro_rules! spilling_rounds {
     ($(#[$doc:meta])* $name:ident, $features:literal) => {
@@ -179,11 +184,12 @@ macro_rules! spilling_rounds {
             abcd_e: &mut [[__m128i; 2]; N],
             blocks: [&[[u8; 64]]; N],
             spills: &mut [Slots; N],
+            at: usize,
             count: usize,
         ) {
             let big_endian_words = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F);
             let (mut abcd, mut e) = (abcd_e.map(|[abcd, _]| abcd), abcd_e.map(|[_, e]| e));
-            let count = count.min(BATCH);
+            let count = count.min(SLOTS - at.min(SLOTS));
             for i in 0..count {
                 let (abcd_in, e_in) = (abcd, e);
                 let mut w: [Schedule; N] = [[_mm_set_epi64x(0, 0); 20]; N];
@@ -223,7 +229,7 @@ macro_rules! spilling_rounds {
                 for lane in 0..N {
                     // One 16-byte store per register (a whole-struct
                     // write could become a wide copy).
-                    let spill = spills[lane][i].as_mut_ptr();
+                    let spill = spills[lane][at + i].as_mut_ptr();
                     // SAFETY: `spill` points at a slot of `spills`; these
                     // write its fields without reading them.
                     unsafe {
@@ -297,14 +303,57 @@ impl ShaNi {
         avx512: Option<Avx512Filter>,
         mut is_attack: impl FnMut(&Suspect) -> bool,
     ) -> Option<usize> {
-        let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; BATCH]];
+        let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
         let mut states = [*state];
         for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
-            let [spills] = self.spill(avx512, &mut states, [batch], &mut slots, batch.len());
+            // SAFETY: nothing is read before slot 0.
+            let [spills] =
+                unsafe { self.spill(avx512, &mut states, [batch], &mut slots, 0, batch.len()) };
             if let Some(i) = first_attack(spills, &states[0], avx512, &mut is_attack) {
                 *state = spills[i].ihv();
                 return Some(batch_index * BATCH + i);
             }
+        }
+        *state = states[0];
+        None
+    }
+
+    /// [`ShaNi::compress_checked`] over `first` then `second` (a body and
+    /// its padded tail), in one filter call when they fit one batch.
+    #[inline]
+    pub(crate) fn compress_checked_parts(
+        self,
+        state: &mut [u32; 5],
+        [first, second]: [&[[u8; 64]]; 2],
+        avx512: Option<Avx512Filter>,
+        mut is_attack: impl FnMut(&Suspect) -> bool,
+    ) -> Option<usize> {
+        if first.len() + second.len() > SLOTS {
+            return self
+                .compress_checked(state, first, avx512, &mut is_attack)
+                .or_else(|| {
+                    let at = self.compress_checked(state, second, avx512, &mut is_attack);
+                    at.map(|i| first.len() + i)
+                });
+        }
+        let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
+        let mut states = [*state];
+        // SAFETY: nothing is read before slot 0, and the first call wrote
+        // the slots before the second's.
+        let [spills] = unsafe {
+            self.spill(avx512, &mut states, [first], &mut slots, 0, first.len());
+            self.spill(
+                avx512,
+                &mut states,
+                [second],
+                &mut slots,
+                first.len(),
+                second.len(),
+            )
+        };
+        if let Some(i) = first_attack(spills, &states[0], avx512, &mut is_attack) {
+            *state = spills[i].ihv();
+            return Some(i);
         }
         *state = states[0];
         None
@@ -324,12 +373,13 @@ impl ShaNi {
         mut is_attack: impl FnMut(&Suspect) -> bool,
     ) -> (usize, [bool; N]) {
         let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
-        let mut slots = [const { [const { MaybeUninit::<Spill>::uninit() }; BATCH] }; N];
+        let mut slots = [const { [const { MaybeUninit::<Spill>::uninit() }; SLOTS] }; N];
         let mut attacked = [false; N];
         for start in (0..count).step_by(BATCH) {
             let n = (count - start).min(BATCH);
             let batch = blocks.map(|b| &b[start..start + n]);
-            let spills = self.spill(avx512, states, batch, &mut slots, n);
+            // SAFETY: nothing is read before slot 0.
+            let spills = unsafe { self.spill(avx512, states, batch, &mut slots, 0, n) };
             for ((spills, state), attacked) in spills.into_iter().zip(&*states).zip(&mut attacked) {
                 *attacked =
                     *attacked || first_attack(spills, state, avx512, &mut is_attack).is_some();
@@ -338,18 +388,23 @@ impl ShaNi {
         (count, attacked)
     }
 
-    /// Runs the kernel for `avx512` on `count` blocks per lane and returns
-    /// each lane's spills.
+    /// Runs the kernel for `avx512` on `count` blocks per lane, spilling
+    /// from slot `at` on, and returns each lane's spills from slot 0.
+    ///
+    /// # Safety
+    ///
+    /// An earlier call wrote the first `at` slots of each lane.
     #[inline(always)]
-    fn spill<'s, const N: usize>(
+    unsafe fn spill<'s, const N: usize>(
         self,
         avx512: Option<Avx512Filter>,
         states: &mut [[u32; 5]; N],
         blocks: [&[[u8; 64]]; N],
         slots: &'s mut [Slots; N],
+        at: usize,
         count: usize,
     ) -> [&'s [Spill]; N] {
-        assert!(count <= BATCH && blocks.iter().all(|b| b.len() >= count));
+        assert!(at + count <= SLOTS && blocks.iter().all(|b| b.len() >= count));
         // The states go in and out of registers here, in SSE code: in the
         // AVX-512 kernel, LLVM would move them with wider registers.
         let mut abcd_e = states.map(|[a, b, c, d, e]| {
@@ -362,32 +417,42 @@ impl ShaNi {
         match avx512 {
             // SAFETY: `self` and the filter token exist, so their
             // detections saw every feature this kernel enables.
-            Some(_) => unsafe { spilling_rounds_avx512(&mut abcd_e, blocks, slots, count) },
+            Some(_) => unsafe { spilling_rounds_avx512(&mut abcd_e, blocks, slots, at, count) },
             // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
             // this kernel enables.
-            None => unsafe { spilling_rounds_sse(&mut abcd_e, blocks, slots, count) },
+            None => unsafe { spilling_rounds_sse(&mut abcd_e, blocks, slots, at, count) },
         }
         for (state, [abcd, e]) in states.iter_mut().zip(abcd_e) {
             *state = self::state(abcd, lanes(e)[3]);
         }
         slots.each_ref().map(|slots| {
-            // SAFETY: the kernel wrote the first `count` slots of each
-            // lane, and `MaybeUninit<Spill>` has `Spill`'s layout.
-            unsafe { core::slice::from_raw_parts(slots.as_ptr().cast(), count) }
+            // SAFETY: the caller's earlier calls wrote the first `at`
+            // slots of each lane and the kernel the next `count`, and
+            // `MaybeUninit<Spill>` has `Spill`'s layout.
+            unsafe { core::slice::from_raw_parts(slots.as_ptr().cast(), at + count) }
         })
     }
 }
 
-/// The first suspect: the per-window AVX-512 filter for short batches
-/// (the sliced one costs the same for one block as for sixteen), the
-/// sliced one otherwise, the SSSE3 planes without AVX-512.
+/// The first suspect: the sliced AVX-512 filter, the per-window one for a
+/// short remainder (the sliced one costs the same for one block as for
+/// sixteen), the SSSE3 planes without AVX-512.
 fn first_suspect(spills: &[Spill], avx512: Option<Avx512Filter>) -> Option<(usize, u64)> {
-    match avx512 {
-        Some(filter) if spills.len() <= PER_WINDOW => filter.first_suspect(spills),
-        Some(filter) => filter.first_suspect_sliced(spills),
+    let Some(filter) = avx512 else {
         // SAFETY: an SSSE3 kernel ran, so `ShaNi::detect` saw SSSE3.
-        None => unsafe { first_suspect_ssse3(spills) },
-    }
+        return unsafe { first_suspect_ssse3(spills) };
+    };
+    // Whole passes of the sliced filter, and a short remainder per window.
+    let short = spills.len() % SLICED_LANES;
+    let split = spills.len() - if short <= PER_WINDOW { short } else { 0 };
+    let (sliced, rest) = spills.split_at(split);
+    let first = (!sliced.is_empty())
+        .then(|| filter.first_suspect_sliced(sliced))
+        .flatten();
+    first.or_else(|| {
+        let (i, mask) = filter.first_suspect(rest)?;
+        Some((split + i, mask))
+    })
 }
 
 /// The first attack block among a batch's `spills`, whose last block
