@@ -450,7 +450,9 @@ fn first_suspect(spills: &[Spill], avx512: Option<Avx512Filter>) -> Option<(usiz
         .then(|| filter.first_suspect_sliced(sliced))
         .flatten();
     first.or_else(|| {
-        let (i, mask) = filter.first_suspect(rest)?;
+        let (i, mask) = (!rest.is_empty())
+            .then(|| filter.first_suspect(rest))
+            .flatten()?;
         Some((split + i, mask))
     })
 }
