@@ -50,6 +50,8 @@ mod ubc;
 
 // What the x86-64 forms of the filter (`crate::x86`) build on.
 pub(crate) use recompress::Midstates;
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) use recompress::{compress as compress_stepwise, expand, scalar_groups};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use ubc::unrolled;
 #[cfg(target_arch = "x86_64")]

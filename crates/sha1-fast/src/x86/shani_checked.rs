@@ -484,3 +484,115 @@ fn first_attack(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ShaNi, Suspect};
+    use crate::checked::{Midstates, compress_stepwise, dv_mask_reference, expand, scalar_groups};
+    use crate::consts::H0;
+    use crate::x86::filter_avx512::Avx512Filter;
+    use std::vec::Vec;
+
+    /// What a run hands the recompression, checked against the scalar
+    /// steps: the block's schedule, the states around it, the midstates
+    /// and the filter's mask.
+    fn suspects(
+        blocks: &[[u8; 64]],
+        run: impl FnOnce(&mut dyn FnMut(&Suspect) -> bool),
+    ) -> Vec<([u32; 5], u64)> {
+        let mut seen = Vec::new();
+        run(&mut |s: &Suspect| {
+            let block = blocks
+                .iter()
+                .find(|b| expand(b) == s.w)
+                .expect("the schedule of one of the blocks");
+            assert_eq!(s.mask, dv_mask_reference(&s.w));
+            assert_eq!(s.output, compress_stepwise(&s.ihv, &expand(block)));
+            assert_eq!(s.mid, Midstates::stepped(&s.ihv, &s.w, scalar_groups));
+            seen.push((s.ihv, s.mask));
+            false
+        });
+        seen
+    }
+
+    /// Random blocks and the SHAttered pair: the SSE kernel with the SSSE3
+    /// planes and the AVX-512VL kernel with the AVX-512 filters hand over
+    /// the same suspects (every one checked against the scalar steps) and
+    /// end in the same state, in one lane, in four and as body and tail.
+    #[test]
+    fn every_kernel_and_filter_agree() {
+        let Some(token) = ShaNi::detect() else {
+            return;
+        };
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        let mut data: Vec<u8> = (0..64 * 301)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 32) as u8
+            })
+            .collect();
+        for file in ["shattered-1.pdf", "shattered-2.pdf"] {
+            let path = testkit::vector_path(&std::format!("sha1-collisions/{file}"));
+            data.extend(
+                std::fs::read(path)
+                    .expect("the collision files")
+                    .iter()
+                    .take(64 * 9),
+            );
+        }
+        let blocks = data.as_chunks::<64>().0;
+        let mut expected = H0;
+        crate::reference::compress(&mut expected, blocks);
+        let avx512 = Avx512Filter::detect();
+        let filters = [None].into_iter().chain(avx512.map(Some));
+        let mut runs = Vec::new();
+        for filter in filters {
+            let mut state = H0;
+            let seen = suspects(blocks, |is_attack| {
+                assert_eq!(
+                    token.compress_checked(&mut state, blocks, filter, is_attack),
+                    None
+                );
+            });
+            assert_eq!(state, expected);
+            runs.push(seen);
+            // Four lanes: the same blocks from four offsets.
+            let mut states = [H0; 4];
+            let starts = [0, 1, 17, 40];
+            let lanes = starts.map(|s| &blocks[s..]);
+            let seen_lanes = suspects(blocks, |is_attack| {
+                let (done, attacked) =
+                    token.compress_checked_lanes(&mut states, lanes, filter, is_attack);
+                assert_eq!((done, attacked), (blocks.len() - 40, [false; 4]));
+            });
+            for (state, start) in states.iter().zip(starts) {
+                let mut lane = H0;
+                let end = start + blocks.len() - 40;
+                crate::reference::compress(&mut lane, &blocks[start..end]);
+                assert_eq!(*state, lane);
+            }
+            assert!(seen_lanes.len() >= runs[0].len());
+            // Body and tail in one batch.
+            let mut state = H0;
+            let (body, tail) = blocks[..19].split_at(17);
+            suspects(blocks, |is_attack| {
+                let parts = [body, tail];
+                assert_eq!(
+                    token.compress_checked_parts(&mut state, parts, filter, is_attack),
+                    None
+                );
+            });
+            let mut short = H0;
+            crate::reference::compress(&mut short, &blocks[..19]);
+            assert_eq!(state, short);
+        }
+        assert!(
+            runs[0].len() > 5,
+            "the data has suspects: {}",
+            runs[0].len()
+        );
+        assert!(runs.iter().all(|seen| *seen == runs[0]));
+    }
+}
