@@ -34,7 +34,7 @@
 //!
 //! Speed: every [`crate::Backend`] runs detection, the filter beside its
 //! compression; only the blocks the filter lets through take the scalar
-//! recompression. `docs/sha1.md` has the measurements.
+//! recompression. `docs/sha1-checked.md` has the measurements.
 //!
 //! ```
 //! use sha1_fast::checked;
@@ -45,16 +45,22 @@
 
 mod dv;
 mod recompress;
+// The bit-sliced filter's tables, for the AVX-512 form.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sliced;
 mod ubc;
 
 // What the x86-64 forms of the filter (`crate::x86`) build on.
 #[cfg(target_arch = "x86_64")]
+pub(crate) use recompress::Midstates;
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) use recompress::{compress as compress_stepwise, expand, scalar_groups};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use ubc::unrolled;
+#[cfg(target_arch = "x86_64")]
 pub(crate) use ubc::{ALL_DVS, Planes, VECTOR_TABLES, dv_mask_from_planes};
 #[cfg(all(test, target_arch = "x86_64"))]
-pub(crate) use {
-    recompress::expand,
-    ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window},
-};
+pub(crate) use ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window};
 // What the aarch64 form of the filter (`crate::aarch64`) builds on.
 #[cfg(target_arch = "aarch64")]
 pub(crate) use ubc::{Planes, dv_mask_from_planes};
@@ -280,18 +286,8 @@ fn compress_checked(
     if backend == Backend::ShaNi
         && let Some(token) = crate::x86::shani::ShaNi::detect()
     {
-        let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
-        let is_attack = |ihv: &_, output: &_, block: &_, mask| {
-            recompress::is_attack(
-                ihv,
-                output,
-                &recompress::expand(block),
-                mask,
-                reduced_round,
-                groups,
-            )
-        };
         let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+        let is_attack = shani_is_attack(token, reduced_round);
         return token.compress_checked(state, blocks, avx512, is_attack);
     }
     #[cfg(target_arch = "aarch64")]
@@ -301,7 +297,8 @@ fn compress_checked(
         let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
         return token.compress_checked(state, blocks, |ihv, output, block, mask| {
             let w = recompress::expand(block);
-            recompress::is_attack(ihv, output, &w, mask, reduced_round, groups)
+            let mid = recompress::Midstates::stepped(ihv, &w, groups);
+            recompress::is_attack(ihv, output, &w, &mid, mask, reduced_round, groups)
         });
     }
     #[cfg(target_arch = "x86_64")]
@@ -345,6 +342,7 @@ fn compress_filtered(
             &ihv,
             state,
             &w,
+            &recompress::Midstates::stepped(&ihv, &w, recompress::scalar_groups),
             mask,
             reduced_round,
             recompress::scalar_groups,
@@ -355,6 +353,93 @@ fn compress_filtered(
         rest = &rest[i + 1..];
     }
     None
+}
+
+/// The recompression on SHA-NI, for [`crate::x86::shani::ShaNi`]'s checked
+/// kernels.
+#[cfg(target_arch = "x86_64")]
+fn shani_is_attack(
+    token: crate::x86::shani::ShaNi,
+    reduced_round: bool,
+) -> impl Fn(&crate::x86::shani_checked::Suspect) -> bool {
+    move |s| {
+        let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
+        recompress::is_attack(
+            &s.ihv,
+            &s.output,
+            &s.w,
+            &s.mid,
+            s.mask,
+            reduced_round,
+            groups,
+        )
+    }
+}
+
+/// Independent messages in flight in [`digest_many_into`] on SHA-NI.
+#[cfg(target_arch = "x86_64")]
+const LANES: usize = 4;
+
+/// [`digest_many_into`] on SHA-NI: [`LANES`] messages at a time, their
+/// bodies and then (when they have as many) their padded tails in
+/// lockstep on the interleaved kernel, what is left of each on its own.
+/// A message with an attack block is hashed again by [`digest()`], which
+/// stops there and mitigates.
+#[cfg(target_arch = "x86_64")]
+fn digest_many_shani(
+    token: crate::x86::shani::ShaNi,
+    messages: &[&[u8]],
+    out: &mut [Result<Digest, Collision>],
+) {
+    use crate::pad::Padded;
+    let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+    let is_attack = shani_is_attack(token, false);
+    let mut groups = messages.chunks_exact(LANES);
+    let mut slots = out.chunks_exact_mut(LANES);
+    for (group, slots) in (&mut groups).zip(&mut slots) {
+        let group: &[&[u8]; LANES] = group.try_into().expect("LANES messages");
+        let parts = group.map(|m| {
+            let (body, rest) = m.as_chunks::<BLOCK>();
+            (body, Padded::after_blocks(body.len() as u64, rest))
+        });
+        let mut states = [INITIAL_STATE; LANES];
+        let bodies = parts.each_ref().map(|(body, _)| *body);
+        let (done, mut attacked) =
+            token.compress_checked_lanes(&mut states, bodies, avx512, &is_attack);
+        for ((state, (body, _)), attacked) in states.iter_mut().zip(&parts).zip(&mut attacked) {
+            *attacked = *attacked
+                || token
+                    .compress_checked(state, &body[done..], avx512, &is_attack)
+                    .is_some();
+        }
+        let tails = parts.each_ref().map(|(_, tail)| tail.blocks());
+        if tails.iter().all(|t| t.len() == tails[0].len()) {
+            let (_, tail_attacked) =
+                token.compress_checked_lanes(&mut states, tails, avx512, &is_attack);
+            for (attacked, tail) in attacked.iter_mut().zip(tail_attacked) {
+                *attacked |= tail;
+            }
+        } else {
+            for ((state, tail), attacked) in states.iter_mut().zip(tails).zip(&mut attacked) {
+                *attacked = *attacked
+                    || token
+                        .compress_checked(state, tail, avx512, &is_attack)
+                        .is_some();
+            }
+        }
+        for (((slot, message), state), attacked) in
+            slots.iter_mut().zip(group).zip(states).zip(attacked)
+        {
+            *slot = if attacked {
+                digest(message)
+            } else {
+                Ok(Digest::from_state(state))
+            };
+        }
+    }
+    for (message, slot) in groups.remainder().iter().zip(slots.into_remainder()) {
+        *slot = digest(message);
+    }
 }
 
 impl Default for Sha1 {
@@ -399,6 +484,26 @@ crate::buffer::hasher_io_write! {
 /// # Ok::<(), sha1_fast::checked::Collision>(())
 /// ```
 pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
+    // On SHA-NI the body and the padded tail go to the kernel as they
+    // are, without the hasher's buffer; only data with an attack block
+    // takes the hasher, which stops there and mitigates.
+    #[cfg(target_arch = "x86_64")]
+    if Backend::detect() == Backend::ShaNi
+        && let Some(token) = crate::x86::shani::ShaNi::detect()
+    {
+        let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+        let is_attack = shani_is_attack(token, false);
+        let (body, rest) = data.as_chunks::<BLOCK>();
+        let tail = crate::pad::Padded::after_blocks(body.len() as u64, rest);
+        let mut state = INITIAL_STATE;
+        let parts = [body, tail.blocks()];
+        if token
+            .compress_checked_parts(&mut state, parts, avx512, &is_attack)
+            .is_none()
+        {
+            return Ok(Digest::from_state(state));
+        }
+    }
     let mut hasher = Sha1::new();
     hasher.update(data);
     hasher.finalize()
@@ -443,6 +548,13 @@ pub fn digest_many_into(
             messages: messages.len(),
             digests: out.len(),
         });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if Backend::detect() == Backend::ShaNi
+        && let Some(token) = crate::x86::shani::ShaNi::detect()
+    {
+        digest_many_shani(token, messages, out);
+        return Ok(());
     }
     for (message, slot) in messages.iter().zip(out) {
         *slot = digest(message);

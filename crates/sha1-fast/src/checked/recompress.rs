@@ -17,6 +17,7 @@
 //! lets through, about one in twenty of random data.
 
 use super::dv::{DVS, MESSAGE_DIFFERENCES};
+use super::ubc::ALL_DVS;
 use crate::consts::K;
 
 /// The expanded message of `block` (FIPS 180-4 §6.1.2, step 1).
@@ -31,6 +32,18 @@ pub(crate) fn expand(block: &[u8; 64]) -> [u32; 80] {
     }
     w
 }
+
+/// The index in [`DVS`] of the vector whose [`super::dv::Dv::mask_bit`] is
+/// bit b.
+const DV_OF_BIT: [u8; 64] = {
+    let mut of = [0; 64];
+    let mut d = 0;
+    while d < DVS.len() {
+        of[DVS[d].mask_bit().trailing_zeros() as usize] = d as u8;
+        d += 1;
+    }
+    of
+};
 
 /// The four round functions with their constants, for steps 0–19,
 /// 20–39, 40–59 and 60–79.
@@ -98,9 +111,30 @@ pub(crate) fn scalar_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: 
     forward(state, w, 4 * first, 4 * last)
 }
 
-/// Whether the block `w`, compressed from `ihv` to `output`, is an attack
-/// block for one of the vectors in `mask` (the filter's answer), tried in
-/// [`DVS`] order; `groups` does the whole groups of steps.
+/// The states of a block's compression before steps 60 and 64, where the
+/// recompression starts: a kernel that keeps them hands them over, others
+/// step them from the chaining value ([`Midstates::stepped`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Midstates {
+    pub(crate) at60: [u32; 5],
+    pub(crate) at64: [u32; 5],
+}
+
+impl Midstates {
+    /// The states of `w`'s compression from `ihv`, stepped with `groups`.
+    pub(crate) fn stepped(ihv: &[u32; 5], w: &[u32; 80], groups: impl Groups) -> Midstates {
+        let at60 = groups(*ihv, w, 0, 15);
+        Midstates {
+            at60,
+            at64: groups(at60, w, 15, 16),
+        }
+    }
+}
+
+/// Whether the block `w`, compressed from `ihv` to `output` through
+/// `mid`, is an attack block for one of the vectors in `mask` (the
+/// filter's answer), tried in [`DVS`] order; `groups` does the whole
+/// groups of steps.
 ///
 /// The twin block collides when, from its state at the test step, its
 /// output equals `output`. That is checked forwards only, as sha1dc does
@@ -114,18 +148,24 @@ pub(crate) fn is_attack(
     ihv: &[u32; 5],
     output: &[u32; 5],
     w: &[u32; 80],
+    mid: &Midstates,
     mask: u64,
     reduced_round: bool,
     groups: impl Groups,
 ) -> bool {
     // The states before the two test steps, 58 and 65.
-    let at60 = groups(*ihv, w, 0, 15);
-    let at58 = backward(at60, w, 60, 58);
-    let at65 = forward(groups(at60, w, 15, 16), w, 64, 65);
-    DVS.iter().zip(&MESSAGE_DIFFERENCES).any(|(dv, dm)| {
-        if mask & dv.mask_bit() == 0 {
-            return false;
-        }
+    let at58 = backward(mid.at60, w, 60, 58);
+    let at65 = forward(mid.at64, w, 64, 65);
+    // Only the vectors in `mask`, by their bits (which vector is tried
+    // first does not change the answer).
+    let mut rest = mask & ALL_DVS;
+    core::iter::from_fn(|| {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest.wrapping_sub(1);
+        (bit < 64).then(|| usize::from(DV_OF_BIT[bit]))
+    })
+    .any(|d| {
+        let (dv, dm) = (DVS[d], &MESSAGE_DIFFERENCES[d]);
         let twin: [u32; 80] = core::array::from_fn(|t| w[t] ^ dm[t]);
         let from = dv.test_step();
         let start = if from == 58 { at58 } else { at65 };
@@ -216,11 +256,13 @@ mod tests {
         let w = expand(&core::array::from_fn(|i| (i * 37 + 11) as u8));
         let output = compress(&crate::INITIAL_STATE, &w);
         let all = super::super::ubc::ALL_DVS;
+        let mid = Midstates::stepped(&crate::INITIAL_STATE, &w, scalar_groups);
         for reduced in [false, true] {
             assert!(!is_attack(
                 &crate::INITIAL_STATE,
                 &output,
                 &w,
+                &mid,
                 all,
                 reduced,
                 scalar_groups

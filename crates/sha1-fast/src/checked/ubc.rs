@@ -41,13 +41,13 @@ pub(crate) type Window = [u32; WINDOW_LEN];
 /// One relation: bit `i` of W\[a\] xor bit `j` of W\[b\] equals `value`
 /// for every vector in `dvs` (a mask of [`Dv::mask_bit`]s).
 #[derive(Clone, Copy)]
-struct Condition {
-    a: u8,
+pub(super) struct Condition {
+    pub(super) a: u8,
     i: u8,
     b: u8,
     j: u8,
     value: u8,
-    dvs: u64,
+    pub(super) dvs: u64,
 }
 
 const fn c(a: u8, i: u8, b: u8, j: u8, value: u8, dvs: &[Dv]) -> Condition {
@@ -70,7 +70,7 @@ const fn c(a: u8, i: u8, b: u8, j: u8, value: u8, dvs: &[Dv]) -> Condition {
 /// The relations, from sha1collisiondetection's `ubc_check` (MIT licence),
 /// as data: W word, bit, W word, bit, xor value, vectors.
 #[rustfmt::skip]
-const CONDITIONS: [Condition; 156] = [
+pub(super) const CONDITIONS: [Condition; 156] = [
     c(35, 1, 36, 6, 1, &[one(46, 2), one(49, 2)]),
     c(35, 3, 39, 28, 0, &[one(51, 0), two(47, 0)]),
     c(35, 4, 39, 29, 0, &[one(45, 0), one(48, 0), two(47, 0)]),
@@ -243,7 +243,7 @@ pub(crate) const ALL_DVS: u64 = {
 /// The bit positions the relations read, one plane each.
 const PLANE_BITS: [u8; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
 
-const fn plane_of(bit: u8) -> usize {
+pub(super) const fn plane_of(bit: u8) -> usize {
     let mut p = 0;
     while PLANE_BITS[p] != bit {
         p += 1;
@@ -254,11 +254,11 @@ const fn plane_of(bit: u8) -> usize {
 /// A shape: bit `i` of W\[t\] xor bit `j` of W\[t + distance\] xor
 /// `value`, a failure when 1, over every t of the window at once.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Shape {
-    distance: u8,
-    i: u8,
-    j: u8,
-    value: u8,
+pub(super) struct Shape {
+    pub(super) distance: u8,
+    pub(super) i: u8,
+    pub(super) j: u8,
+    pub(super) value: u8,
 }
 
 impl Shape {
@@ -287,7 +287,7 @@ impl Shape {
 }
 
 /// The distinct shapes of [`CONDITIONS`], and how many there are.
-const SHAPES: ([Shape; 156], usize) = {
+pub(super) const SHAPES: ([Shape; 156], usize) = {
     let mut shapes = [Shape::NONE; 156];
     let mut n = 0;
     let mut k = 0;
@@ -306,9 +306,9 @@ const SHAPES: ([Shape; 156], usize) = {
     (shapes, n)
 };
 
-const SHAPE_COUNT: usize = SHAPES.1;
+pub(crate) const SHAPE_COUNT: usize = SHAPES.1;
 
-const fn shape_index(c: &Condition) -> usize {
+pub(super) const fn shape_index(c: &Condition) -> usize {
     let shape = Shape::of(c);
     let mut s = 0;
     while !SHAPES.0[s].eq(shape) {
@@ -488,6 +488,8 @@ macro_rules! unrolled {
         })*
     };
 }
+#[cfg(target_arch = "x86_64")]
+pub(crate) use unrolled;
 
 const _: () = assert!(
     SHAPE_COUNT == 22 && CHECK_COUNT == 72,

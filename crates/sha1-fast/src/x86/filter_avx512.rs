@@ -20,6 +20,7 @@
 
 use crate::checked::{ALL_DVS, VECTOR_TABLES};
 use crate::x86::planes::ReversedGroups;
+use crate::x86::shani_checked::Spill;
 use core::arch::x86_64::{
     __m512i, _mm512_castsi128_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
     _mm512_mask_permutexvar_epi8, _mm512_maskz_permutexvar_epi8, _mm512_permutex2var_epi8,
@@ -28,9 +29,10 @@ use core::arch::x86_64::{
 };
 
 detection_token! {
-    /// Proof that the CPU has AVX-512 F, BW and VBMI and GFNI (and that the
-    /// OS saves the ZMM registers), and every feature they imply.
-    Avx512Filter: "avx512f", "avx512bw", "avx512vbmi", "gfni", "avx2", "avx", "fma",
+    /// Proof that the CPU has AVX-512 F, BW, VL and VBMI and GFNI (and
+    /// that the OS saves the ZMM registers), and every feature they imply.
+    /// The SHA-NI checked kernel's AVX-512VL form relies on it too.
+    Avx512Filter: "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "gfni", "avx2", "avx", "fma",
         "sse4.2", "sse4.1", "ssse3", "sse3", "sse2"
 }
 
@@ -44,12 +46,13 @@ impl Avx512Filter {
         unsafe { dv_mask(groups) }
     }
 
-    /// The first of `windows` that the filter lets through, with its mask.
+    /// The first of `spills` whose window the filter lets through, with
+    /// its mask.
     #[inline]
-    pub(crate) fn first_suspect(self, windows: &[ReversedGroups]) -> Option<(usize, u64)> {
+    pub(crate) fn first_suspect(self, spills: &[Spill]) -> Option<(usize, u64)> {
         // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
         // feature that `first_suspect` enables.
-        unsafe { first_suspect(windows) }
+        unsafe { first_suspect(spills) }
     }
 }
 
@@ -75,7 +78,7 @@ struct ByteTables {
 
 /// Where W_t's byte `b` sits among the spilled groups: group (t − 32) / 4,
 /// word t − 32 − 4g in lane 3 − that.
-const fn spilled(t: usize, b: usize) -> u8 {
+pub(super) const fn spilled(t: usize, b: usize) -> u8 {
     let g = (t - 32) / 4;
     let m = (t - 32) % 4;
     (16 * g + 4 * (3 - m) + b) as u8
@@ -129,6 +132,7 @@ macro_rules! bytes {
         unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
     }};
 }
+pub(super) use bytes;
 
 /// [`Avx512Filter::first_suspect`]. Never inlined: the SHA-NI kernel calls
 /// it between batches of legacy-SSE SHA instructions, which run many times
@@ -137,8 +141,8 @@ macro_rules! bytes {
 /// windows' filters overlap one another and the SHA rounds run undisturbed.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 #[inline(never)]
-fn first_suspect(windows: &[ReversedGroups]) -> Option<(usize, u64)> {
-    let masks = windows.iter().map(|window| dv_mask(window));
+fn first_suspect(spills: &[Spill]) -> Option<(usize, u64)> {
+    let masks = spills.iter().map(|spill| dv_mask(spill.window()));
     masks.enumerate().find(|&(_, mask)| mask != 0)
 }
 

@@ -21,9 +21,13 @@ macro_rules! detection_token {
 pub(crate) mod avx2_lanes;
 #[allow(unsafe_code)]
 pub(crate) mod filter_avx512;
+#[allow(unsafe_code)]
+pub(crate) mod filter_sliced;
 #[allow(unsafe_code)] // only the tests' helper
 pub(crate) mod planes;
 #[allow(unsafe_code)]
 pub(crate) mod shani;
+#[allow(unsafe_code)]
+pub(crate) mod shani_checked;
 #[allow(unsafe_code)]
 pub(crate) mod simd_schedule;

@@ -17,11 +17,8 @@
 
 use crate::Digest;
 use crate::INITIAL_STATE;
-use crate::checked::dv_mask_from_planes;
 use crate::lanes;
 use crate::pad::Padded;
-use crate::x86::filter_avx512::Avx512Filter;
-use crate::x86::planes;
 use core::arch::x86_64::{
     _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm_extract_epi64, _mm_loadu_si128,
     _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
@@ -63,30 +60,6 @@ impl ShaNi {
         // SAFETY: `self` exists, so `ShaNi::detect` saw every feature that
         // `digest_one` enables.
         unsafe { digest_one(data) }
-    }
-
-    /// [`crate::checked`]'s compression on this backend: compresses
-    /// `blocks` into `state`, handing each block the collision filter lets
-    /// through to `is_attack` (chaining value in, output, block, filter
-    /// mask), and stops before the first attack block, returning its index
-    /// with `state` the chaining value before it. With `avx512`, the filter
-    /// runs on AVX-512 (see [`crate::x86::filter_avx512`]).
-    #[inline]
-    pub(crate) fn compress_checked(
-        self,
-        state: &mut [u32; 5],
-        blocks: &[[u8; 64]],
-        avx512: Option<Avx512Filter>,
-        is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
-    ) -> Option<usize> {
-        match avx512 {
-            // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
-            // that `compress_checked_batched` enables.
-            Some(filter) => unsafe { compress_checked_batched(state, blocks, filter, is_attack) },
-            // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
-            // that `compress_checked_ssse3` enables.
-            None => unsafe { compress_checked_ssse3(state, blocks, is_attack) },
-        }
     }
 
     /// Steps 4·`first` to 4·`last` of the compression from `state` (the
@@ -162,14 +135,9 @@ macro_rules! quad {
 
 /// One 64-byte block per lane: `$blocks[i]` into the state held as
 /// `$abcd[i]` (A in the top lane) and `$e[i]` (E in the top lane, zeros
-/// below). `$spill!(k, words)` is invoked with each group's four schedule
-/// words (W_{4k} in the top lane) as they are used. Only inside functions
-/// that enable this module's features.
+/// below). Only inside functions that enable this module's features.
 macro_rules! block {
-    ($abcd:ident, $e:ident, $blocks:expr) => {
-        block!($abcd, $e, $blocks, no_spill())
-    };
-    ($abcd:ident, $e:ident, $blocks:expr, $spill:ident($($to:tt)*)) => {{
+    ($abcd:ident, $e:ident, $blocks:expr) => {{
         let blocks = $blocks;
         let (abcd_in, e_in) = ($abcd, $e);
         let mut prev = $abcd;
@@ -185,66 +153,31 @@ macro_rules! block {
         // Rounds 0–15 use the block's own words; the schedule for rounds
         // 16–79 ramps up over them and down over the last groups.
         quad!(0, $abcd, $e, prev, start [m0 m1 m2 m3]);
-        $spill!(0, m0 $($to)*);
         quad!(0, $abcd, $e, prev, next [m1 m2 m3 m0] msg1);
-        $spill!(1, m1 $($to)*);
         quad!(0, $abcd, $e, prev, next [m2 m3 m0 m1] xor msg1);
-        $spill!(2, m2 $($to)*);
         quad!(0, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
-        $spill!(3, m3 $($to)*);
         quad!(0, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
-        $spill!(4, m0 $($to)*);
         quad!(1, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor msg1);
-        $spill!(5, m1 $($to)*);
         quad!(1, $abcd, $e, prev, next [m2 m3 m0 m1] msg2 xor msg1);
-        $spill!(6, m2 $($to)*);
         quad!(1, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
-        $spill!(7, m3 $($to)*);
         quad!(1, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
-        $spill!(8, m0 $($to)*);
         quad!(1, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor msg1);
-        $spill!(9, m1 $($to)*);
         quad!(2, $abcd, $e, prev, next [m2 m3 m0 m1] msg2 xor msg1);
-        $spill!(10, m2 $($to)*);
         quad!(2, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
-        $spill!(11, m3 $($to)*);
         quad!(2, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
-        $spill!(12, m0 $($to)*);
         quad!(2, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor msg1);
-        $spill!(13, m1 $($to)*);
         quad!(2, $abcd, $e, prev, next [m2 m3 m0 m1] msg2 xor msg1);
-        $spill!(14, m2 $($to)*);
         quad!(3, $abcd, $e, prev, next [m3 m0 m1 m2] msg2 xor msg1);
-        $spill!(15, m3 $($to)*);
         quad!(3, $abcd, $e, prev, next [m0 m1 m2 m3] msg2 xor msg1);
-        $spill!(16, m0 $($to)*);
         quad!(3, $abcd, $e, prev, next [m1 m2 m3 m0] msg2 xor);
-        $spill!(17, m1 $($to)*);
         quad!(3, $abcd, $e, prev, next [m2 m3 m0 m1] msg2);
-        $spill!(18, m2 $($to)*);
         quad!(3, $abcd, $e, prev, next [m3 m0 m1 m2]);
-        $spill!(19, m3 $($to)*);
         for lane in 0..$abcd.len() {
             // E after 80 rounds is rotl30 of A before the last four.
             $e[lane] = _mm_sha1nexte_epu32(prev[lane], e_in[lane]);
             $abcd[lane] = _mm_add_epi32($abcd[lane], abcd_in[lane]);
         }
     }};
-}
-
-/// The `$spill` of [`block!`] for callers that need no schedule words.
-macro_rules! no_spill {
-    ($k:literal, $words:ident) => {};
-}
-
-/// The `$spill` of [`block!`] for the collision filter: groups 8–16
-/// (W\[32..68\]) of the one lane into `$window`.
-macro_rules! spill_window {
-    ($k:literal, $words:ident $window:ident) => {
-        if 8 <= $k && $k <= 16 {
-            $window[$k - 8] = $words[0];
-        }
-    };
 }
 
 // The helpers below are macros, not functions: intrinsics are safe to call
@@ -299,93 +232,22 @@ fn compress_blocks(state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
     *state = store_state!(abcd[0], e[0]);
 }
 
-/// [`ShaNi::compress_checked`] with the SSSE3 planes: each block's
-/// schedule words 32–67 are kept as the rounds use them, and the filter runs
-/// on them beside the next block's rounds (nothing waits for it but a
-/// branch that is rarely taken).
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress_checked_ssse3(
-    state: &mut [u32; 5],
-    blocks: &[[u8; 64]],
-    mut is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
-) -> Option<usize> {
-    let (abcd, e) = load_state!(*state);
-    let (mut abcd, mut e) = ([abcd], [e]);
-    let mut window: planes::ReversedGroups = [_mm_set_epi64x(0, 0); 9];
-    for (index, block) in blocks.iter().enumerate() {
-        let before = (abcd, e);
-        block!(abcd, e, [block], spill_window(window));
-        let mask = dv_mask_from_planes(&planes::planes(&window));
-        if mask != 0 {
-            let ihv = store_state!(before.0[0], before.1[0]);
-            if is_attack(&ihv, &store_state!(abcd[0], e[0]), block, mask) {
-                *state = ihv;
-                return Some(index);
-            }
-        }
-    }
-    *state = store_state!(abcd[0], e[0]);
-    None
-}
-
-/// Blocks per batch of [`compress_checked_batched`].
-const BATCH: usize = 8;
-
-/// [`ShaNi::compress_checked`] with the AVX-512 filter, which cannot run
-/// between the SHA instructions (see [`crate::x86::filter_avx512`]): the
-/// rounds of up to [`BATCH`] blocks spill their windows and keep the state
-/// before each block, then one call filters the batch; a block it lets
-/// through is checked with the states around it, and only an attack block
-/// takes the state back.
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress_checked_batched(
-    state: &mut [u32; 5],
-    blocks: &[[u8; 64]],
-    filter: Avx512Filter,
-    mut is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
-) -> Option<usize> {
-    let (abcd, e) = load_state!(*state);
-    let (mut abcd, mut e) = ([abcd], [e]);
-    let mut windows: [planes::ReversedGroups; BATCH] = [[_mm_set_epi64x(0, 0); 9]; BATCH];
-    // The state before each block of the batch, and after the last.
-    let mut states = [(abcd, e); BATCH + 1];
-    for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
-        for ((block, window), before) in batch.iter().zip(&mut windows).zip(&mut states) {
-            *before = (abcd, e);
-            block!(abcd, e, [block], spill_window(window));
-        }
-        states[batch.len()] = (abcd, e);
-        let mut from = 0;
-        while let Some((offset, mask)) = filter.first_suspect(&windows[from..batch.len()]) {
-            let i = from + offset;
-            let [ihv, output] =
-                [states[i], states[i + 1]].map(|(abcd, e)| store_state!(abcd[0], e[0]));
-            if is_attack(&ihv, &output, &batch[i], mask) {
-                *state = ihv;
-                return Some(batch_index * BATCH + i);
-            }
-            from = i + 1;
-        }
-    }
-    *state = store_state!(abcd[0], e[0]);
-    None
-}
-
 /// [`ShaNi::groups`].
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn step_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u32; 5] {
     let (mut abcd, e) = load_state!(state);
     let mut prev = abcd;
-    for (k, words) in w
-        .as_chunks::<4>()
-        .0
+    let groups = w.as_chunks::<4>().0;
+    for (group, k) in groups
+        .get(first..last)
+        .unwrap_or_default()
         .iter()
-        .enumerate()
-        .take(last)
-        .skip(first)
+        .zip(first..)
     {
-        let [w0, w1, w2, w3] = words.map(|word| word as i32);
-        let words = _mm_set_epi32(w0, w1, w2, w3);
+        // SAFETY: a group is 16 readable bytes; `loadu` needs no alignment.
+        let words = unsafe { _mm_loadu_si128(group.as_ptr().cast()) };
+        // W_{4k} to the top lane.
+        let words = _mm_shuffle_epi32::<0x1B>(words);
         // The first group adds the given E; each later one derives its E
         // from A four steps back, as in `block!`.
         let e_words = if k == first {

@@ -201,11 +201,56 @@ fn random_data_of_every_length_is_plain_sha1() {
     }
 }
 
+/// The one-shot (which on SHA-NI skips the hasher) equals the hasher on
+/// every length around the block boundaries, and on the attacks with a
+/// suffix and with one bit flipped.
+#[test]
+fn digest_equals_the_hasher() {
+    let data = noise(7, 700);
+    for len in 0..=data.len() {
+        let part = &data[..len];
+        assert_eq!(checked::digest(part), Ok(oracle(part)), "{len} bytes");
+    }
+    for attack in attacks() {
+        let mut suffixed = attack.data.clone();
+        suffixed.extend_from_slice(&data[..77]);
+        let mut flipped = attack.data.clone();
+        flipped[300] ^= 4;
+        for message in [&attack.data, &suffixed, &flipped] {
+            assert_eq!(
+                checked::digest(message),
+                checked_with(Backend::detect(), message)
+            );
+        }
+        assert!(checked::digest(&flipped).is_ok());
+    }
+}
+
 #[test]
 fn digest_uses_the_detected_backend() {
     let pdf = read("shattered-2.pdf");
     assert_eq!(checked::digest(&pdf), checked_with(Backend::detect(), &pdf));
     assert_eq!(checked::digest(b"abc"), Ok(oracle(b"abc")));
+}
+
+/// Messages of one length side by side (the multi-stream path keeps them
+/// in lockstep through their tails), with colliding files among them in
+/// every position of a pair, and with one bit flipped.
+#[test]
+fn digest_many_equals_digest_for_equal_lengths() {
+    let files: Vec<Vec<u8>> = attacks().into_iter().map(|a| a.data).collect();
+    let mut flipped = files[0].clone();
+    flipped[200] ^= 1;
+    let noise: Vec<Vec<u8>> = (0..9).map(|i| noise(100 + i, 1000)).collect();
+    let mut messages: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
+    messages.push(&flipped);
+    messages.extend(noise.iter().map(Vec::as_slice));
+    messages.insert(6, &files[1]);
+    let many = checked::digest_many(&messages);
+    for (i, (message, got)) in messages.iter().zip(&many).enumerate() {
+        assert_eq!(*got, checked::digest(message), "message {i}");
+    }
+    assert_eq!(many.iter().filter(|r| r.is_err()).count(), 5);
 }
 
 #[test]

@@ -108,7 +108,7 @@ fn random_lengths_with_long_messages() {
 #[test]
 fn repeated_message() {
     let data = noise(15, 1000);
-    check(&vec![&data[..]; 13], "the same 1000 bytes 13 times");
+    check(&[&data[..]; 13], "the same 1000 bytes 13 times");
 }
 
 #[test]

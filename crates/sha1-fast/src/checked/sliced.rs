@@ -1,0 +1,175 @@
+//! The filter's tables for its bit-sliced form, which filters sixteen
+//! blocks at once with one block per 32-bit lane ([`crate::x86`]'s
+//! `filter_sliced`).
+//!
+//! The relations read W\[35..=64\], so 32-bit planes hold them all when
+//! bit t − 33 of a plane is W\[t\] ([`START`]). The checks work as in
+//! [`super::ubc`] with rotations modulo 32 and the vectors' bits in a
+//! 32-bit mask: the same runs per family, except that II(46,2), which is
+//! three steps from the rest of its family, gets the bit below them
+//! (the 64-bit layout leaves a gap of two there, which 32 bits cannot).
+//! [`dv_mask`] evaluates the tables one plane at a time, the oracle
+//! for the vector form.
+
+pub(crate) use super::ubc::SHAPE_COUNT;
+use super::ubc::{ALL_DVS, CONDITIONS, SHAPES, plane_of, shape_index};
+
+/// The first word of the sliced window: bit t − START of a plane is
+/// W\[t\], for W\[33..=64\].
+pub(crate) const START: usize = 33;
+
+/// The sliced bit of a vector whose [`super::dv::Dv::mask_bit`] is
+/// `mask_bit`: the 64-bit layout's bits 31–33 (II(49..51,2)) move down by
+/// two, next to II(46,2) at 28.
+const fn sliced_bit(mask_bit: u64) -> u32 {
+    let bit = mask_bit.trailing_zeros();
+    if bit >= 31 { bit - 2 } else { bit }
+}
+
+/// The 64-bit mask ([`super::dv::Dv::mask_bit`]s) of a sliced mask.
+pub(crate) const fn to_mask(sliced: u32) -> u64 {
+    (sliced & 0x1FFF_FFFF) as u64 | ((sliced >> 29) as u64) << 31
+}
+
+/// Every vector's sliced bit.
+pub(crate) const ALL: u32 = {
+    let mut all = 0;
+    let mut bit = 0;
+    while bit < 64 {
+        if ALL_DVS & 1 << bit != 0 {
+            all |= 1 << sliced_bit(1 << bit);
+        }
+        bit += 1;
+    }
+    all
+};
+
+const _: () = assert!(to_mask(ALL) == ALL_DVS, "the sliced bits map back");
+
+/// A shape in the sliced form: the planes of bits i and j, the distance,
+/// and all ones where the relation's value is 1.
+#[derive(Clone, Copy)]
+pub(crate) struct SlicedShape {
+    pub(crate) plane_i: usize,
+    pub(crate) plane_j: usize,
+    pub(crate) distance: u32,
+    pub(crate) flip: u32,
+}
+
+pub(crate) const SHAPE_TABLE: [SlicedShape; SHAPE_COUNT] = {
+    let mut t = [SlicedShape {
+        plane_i: 0,
+        plane_j: 0,
+        distance: 0,
+        flip: 0,
+    }; SHAPE_COUNT];
+    let mut s = 0;
+    while s < SHAPE_COUNT {
+        let shape = SHAPES.0[s];
+        t[s] = SlicedShape {
+            plane_i: plane_of(shape.i),
+            plane_j: plane_of(shape.j),
+            distance: shape.distance as u32,
+            flip: if shape.value == 1 { u32::MAX } else { 0 },
+        };
+        s += 1;
+    }
+    t
+};
+
+/// A check: the failures of shape `shape`, rotated right by `rotate`,
+/// fail the vectors in `dvs` (sliced bits).
+#[derive(Clone, Copy)]
+pub(crate) struct SlicedCheck {
+    pub(crate) shape: usize,
+    pub(crate) rotate: u32,
+    pub(crate) dvs: u32,
+}
+
+/// The checks of every relation and vector, merged where shape and
+/// rotation agree, and how many there are.
+const CHECKS: ([SlicedCheck; 256], usize) = {
+    let mut checks = [SlicedCheck {
+        shape: 0,
+        rotate: 0,
+        dvs: 0,
+    }; 256];
+    let mut n = 0;
+    let mut k = 0;
+    while k < CONDITIONS.len() {
+        let cond = &CONDITIONS[k];
+        let shape = shape_index(cond);
+        let mut bit = 0;
+        while bit < 64 {
+            if cond.dvs & 1 << bit != 0 {
+                let to = sliced_bit(1 << bit);
+                // The relation at `a` fails at bit a − START; the rotation
+                // brings it to the vector's bit.
+                let rotate = (cond.a as u32 + 32 - START as u32 - to) % 32;
+                let mut m = 0;
+                while m < n && !(checks[m].shape == shape && checks[m].rotate == rotate) {
+                    m += 1;
+                }
+                if m == n {
+                    checks[n] = SlicedCheck {
+                        shape,
+                        rotate,
+                        dvs: 0,
+                    };
+                    n += 1;
+                }
+                checks[m].dvs |= 1 << to;
+            }
+            bit += 1;
+        }
+        k += 1;
+    }
+    (checks, n)
+};
+
+/// How many checks there are.
+pub(crate) const CHECK_COUNT: usize = CHECKS.1;
+
+/// The checks.
+pub(crate) const CHECK_TABLE: [SlicedCheck; CHECK_COUNT] = {
+    let mut t = [CHECKS.0[0]; CHECK_COUNT];
+    let mut c = 0;
+    while c < CHECK_COUNT {
+        t[c] = CHECKS.0[c];
+        c += 1;
+    }
+    t
+};
+
+/// The sliced planes of an expanded message, one at a time: plane p, bit
+/// t − [`START`], is bit `PLANE_BITS[p]` of W\[t\].
+#[cfg(test)]
+pub(crate) fn planes(w: &[u32; 80]) -> [u32; 11] {
+    const BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
+    BITS.map(|bit| (0..32).fold(0, |plane, t| plane | (w[START + t] >> bit & 1) << t))
+}
+
+/// The vectors whose relations all hold, as [`super::dv::Dv::mask_bit`]s,
+/// from sliced planes, evaluated as the vector form does.
+#[cfg(test)]
+pub(crate) fn dv_mask(planes: &[u32; 11]) -> u64 {
+    let failures =
+        SHAPE_TABLE.map(|s| planes[s.plane_i] ^ (planes[s.plane_j] >> s.distance) ^ s.flip);
+    let failed = CHECK_TABLE.iter().fold(0, |failed, c| {
+        failed | failures[c.shape].rotate_right(c.rotate) & c.dvs
+    });
+    to_mask(ALL & !failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{dv_mask, planes};
+    use crate::checked::ubc::{dv_mask_reference, test_words};
+
+    #[test]
+    fn sliced_tables_equal_the_reference() {
+        for (round, w) in test_words(20_000).enumerate() {
+            assert_eq!(dv_mask(&planes(&w)), dv_mask_reference(&w), "round {round}");
+        }
+    }
+}
