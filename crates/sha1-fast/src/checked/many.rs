@@ -1,0 +1,160 @@
+//! The one-shot and many-message entries of [`crate::checked`].
+
+#[cfg(target_arch = "x86_64")]
+use super::compress::shani_is_attack;
+use super::{Collision, Sha1};
+use crate::Digest;
+#[cfg(target_arch = "x86_64")]
+use crate::{INITIAL_STATE, buffer::BLOCK, engine::Engine, pad::Padded};
+
+/// The SHA-1 digest of `data`, or the [`Collision`] it holds, with the
+/// backend [`crate::Backend::detect`] picks.
+///
+/// # Errors
+///
+/// [`Collision`] when `data` holds a collision attack.
+///
+/// ```
+/// let d = sha1_fast::checked::digest(b"abc")?;
+/// assert_eq!(d, sha1_fast::digest(b"abc"));
+/// # Ok::<(), sha1_fast::checked::Collision>(())
+/// ```
+pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
+    // On SHA-NI the body and the padded tail go to the kernel as they
+    // are, without the hasher's buffer; only data with an attack block
+    // takes the hasher, which stops there and mitigates.
+    #[cfg(target_arch = "x86_64")]
+    if let Engine::ShaNi(token) = Engine::detect() {
+        let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+        let is_attack = shani_is_attack(token, false);
+        let (body, rest) = data.as_chunks::<BLOCK>();
+        let tail = crate::pad::Padded::after_blocks(body.len() as u64, rest);
+        let mut state = INITIAL_STATE;
+        let parts = [body, tail.blocks()];
+        if token
+            .compress_checked_parts(&mut state, parts, avx512, &is_attack)
+            .is_none()
+        {
+            return Ok(Digest::from_state(state));
+        }
+    }
+    let mut hasher = Sha1::new();
+    hasher.update(data);
+    hasher.finalize()
+}
+
+/// [`digest()`] of each message, in order.
+///
+/// ```
+/// let out = sha1_fast::checked::digest_many(&[b"a", b"bc"]);
+/// assert_eq!(out, [Ok(sha1_fast::digest(b"a")), Ok(sha1_fast::digest(b"bc"))]);
+/// ```
+#[cfg(feature = "alloc")]
+#[must_use]
+pub fn digest_many(messages: &[&[u8]]) -> alloc::vec::Vec<Result<Digest, Collision>> {
+    let mut out = alloc::vec![Ok(Digest::from_bytes([0; 20])); messages.len()];
+    digest_many_into(messages, &mut out).expect("one slot per message");
+    out
+}
+
+/// `digest_many` (with `alloc`) into `out`, one slot per message, without
+/// allocating.
+///
+/// # Errors
+///
+/// [`crate::LengthMismatch`] if `out` does not have one slot per message;
+/// `out` is then left as it was.
+///
+/// ```
+/// use sha1_fast::checked;
+///
+/// let mut out = [Ok(sha1_fast::Digest::from_bytes([0; 20])); 2];
+/// checked::digest_many_into(&[b"a", b"bc"], &mut out)?;
+/// assert_eq!(out[1], Ok(sha1_fast::digest(b"bc")));
+/// # Ok::<(), sha1_fast::LengthMismatch>(())
+/// ```
+pub fn digest_many_into(
+    messages: &[&[u8]],
+    out: &mut [Result<Digest, Collision>],
+) -> Result<(), crate::LengthMismatch> {
+    if messages.len() != out.len() {
+        return Err(crate::LengthMismatch {
+            messages: messages.len(),
+            digests: out.len(),
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Engine::ShaNi(token) = Engine::detect() {
+        digest_many_shani(token, messages, out);
+        return Ok(());
+    }
+    for (message, slot) in messages.iter().zip(out) {
+        *slot = digest(message);
+    }
+    Ok(())
+}
+
+/// Independent messages in flight in [`digest_many_into`] on SHA-NI.
+#[cfg(target_arch = "x86_64")]
+const LANES: usize = 4;
+
+/// [`digest_many_into`] on SHA-NI: [`LANES`] messages at a time, their
+/// bodies and then (when they have as many) their padded tails in
+/// lockstep on the interleaved kernel, what is left of each on its own.
+/// A message with an attack block is hashed again by [`digest()`], which
+/// stops there and mitigates.
+#[cfg(target_arch = "x86_64")]
+fn digest_many_shani(
+    token: crate::x86::shani::ShaNi,
+    messages: &[&[u8]],
+    out: &mut [Result<Digest, Collision>],
+) {
+    let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+    let is_attack = shani_is_attack(token, false);
+    let mut groups = messages.chunks_exact(LANES);
+    let mut slots = out.chunks_exact_mut(LANES);
+    for (group, slots) in (&mut groups).zip(&mut slots) {
+        let group: &[&[u8]; LANES] = group.try_into().expect("LANES messages");
+        let parts = group.map(|m| {
+            let (body, rest) = m.as_chunks::<BLOCK>();
+            (body, Padded::after_blocks(body.len() as u64, rest))
+        });
+        let mut states = [INITIAL_STATE; LANES];
+        let bodies = parts.each_ref().map(|(body, _)| *body);
+        let (done, mut attacked) =
+            token.compress_checked_lanes(&mut states, bodies, avx512, &is_attack);
+        for ((state, (body, _)), attacked) in states.iter_mut().zip(&parts).zip(&mut attacked) {
+            *attacked = *attacked
+                || token
+                    .compress_checked(state, &body[done..], avx512, &is_attack)
+                    .is_some();
+        }
+        let tails = parts.each_ref().map(|(_, tail)| tail.blocks());
+        if tails.iter().all(|t| t.len() == tails[0].len()) {
+            let (_, tail_attacked) =
+                token.compress_checked_lanes(&mut states, tails, avx512, &is_attack);
+            for (attacked, tail) in attacked.iter_mut().zip(tail_attacked) {
+                *attacked |= tail;
+            }
+        } else {
+            for ((state, tail), attacked) in states.iter_mut().zip(tails).zip(&mut attacked) {
+                *attacked = *attacked
+                    || token
+                        .compress_checked(state, tail, avx512, &is_attack)
+                        .is_some();
+            }
+        }
+        for (((slot, message), state), attacked) in
+            slots.iter_mut().zip(group).zip(states).zip(attacked)
+        {
+            *slot = if attacked {
+                digest(message)
+            } else {
+                Ok(Digest::from_state(state))
+            };
+        }
+    }
+    for (message, slot) in groups.remainder().iter().zip(slots.into_remainder()) {
+        *slot = digest(message);
+    }
+}
