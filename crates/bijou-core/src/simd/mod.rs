@@ -18,6 +18,9 @@
 // Compiled only by Rust 1.89 and later (`build.rs` sets `bijou_avx512`),
 // which have the AVX-512 intrinsics that clippy checks against the
 // crate's older `rust-version`.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+pub(crate) mod avx2;
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
 #[allow(unsafe_code, clippy::incompatible_msrv)]
 pub(crate) mod avx512;
@@ -71,6 +74,10 @@ impl VectorBatch for u64 {
             return Some(token.decode_windows(input, out, limit));
         }
         #[cfg(target_arch = "x86_64")]
+        if let Some(token) = avx2::Avx2::detect().filter(|_| allowed(Path::Avx2)) {
+            return Some(token.decode_windows(input, out, limit));
+        }
+        #[cfg(target_arch = "x86_64")]
         if let Some(token) = ssse3::Ssse3::detect().filter(|_| allowed(Path::Ssse3)) {
             return Some(token.decode_windows(input, out, limit));
         }
@@ -98,13 +105,17 @@ impl VectorBatch for u64 {
 /// # Examples
 ///
 /// ```
-/// assert!(["avx512-vbmi", "ssse3", "portable"].contains(&bijou_core::batch_decoder()));
+/// assert!(["avx512-vbmi", "avx2", "ssse3", "portable"].contains(&bijou_core::batch_decoder()));
 /// ```
 #[must_use]
 pub fn batch_decoder() -> &'static str {
     #[cfg(all(target_arch = "x86_64", bijou_avx512))]
     if avx512::Avx512Vbmi::detect().is_some() && allowed(Path::Avx512Vbmi) {
         return "avx512-vbmi";
+    }
+    #[cfg(target_arch = "x86_64")]
+    if avx2::Avx2::detect().is_some() && allowed(Path::Avx2) {
+        return "avx2";
     }
     #[cfg(target_arch = "x86_64")]
     if ssse3::Ssse3::detect().is_some() && allowed(Path::Ssse3) {
@@ -122,7 +133,8 @@ pub(crate) enum Path {
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     Portable = 1,
     Ssse3 = 2,
-    Avx512Vbmi = 3,
+    Avx2 = 3,
+    Avx512Vbmi = 4,
 }
 
 /// The environment variable that caps the vector paths (with `std`).
@@ -152,6 +164,7 @@ fn decide_cap() -> u8 {
     let cap = match std::env::var_os(FORCE_VAR) {
         Some(value) if value == "portable" => Path::Portable,
         Some(value) if value == "ssse3" => Path::Ssse3,
+        Some(value) if value == "avx2" => Path::Avx2,
         _ => Path::Avx512Vbmi,
     };
     #[cfg(not(feature = "std"))]

@@ -29,9 +29,9 @@
 //! (cached by `cpufeatures`) reported them.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_max_epu8,
-    _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setr_epi8, _mm_shuffle_epi8,
-    _mm_slli_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_subs_epu8,
+    __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
+    _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setr_epi8,
+    _mm_shuffle_epi8, _mm_slli_si128, _mm_sub_epi8, _mm_subs_epu8, _mm_unpackhi_epi64,
 };
 
 use super::VectorProgress;
@@ -80,7 +80,7 @@ pub(crate) const READ: usize = 48;
 
 /// Values decoded per chunk whether it has them or not: a chunk of an
 /// unpredictable stream holds 2 to 8 values.
-const ALWAYS: usize = 8;
+const ALWAYS: usize = 4;
 
 /// Added to every position so that those past the chunk (16 and up) have
 /// the top bit set, and `pshufb` gives zero for them.
@@ -98,6 +98,25 @@ fn decode_at(block: &[u8; MAX_BYTES]) -> (u64, usize, bool) {
     let payload = u64::from_be_bytes(payload).wrapping_shr((8 * (8 - tier)) as u32) & !single_byte;
     let (sum, overflowed) = OFFSETS[tier].overflowing_add(payload);
     (sum | (u64::from(tag) & single_byte), tier + 1, overflowed)
+}
+
+/// The window's `MAX_BYTES` from `at`, which is at most 24 (the mask
+/// only proves that the slice is in bounds).
+#[inline(always)]
+fn block_at(window: &[u8; READ], at: usize) -> &[u8; MAX_BYTES] {
+    let at = at % 32;
+    window[at..at + MAX_BYTES]
+        .try_into()
+        .expect("32 + MAX_BYTES <= READ")
+}
+
+/// The 16 bytes of `vector`, byte `k` at bits `8 * k..`.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn bytes_of(vector: __m128i) -> u128 {
+    let low = _mm_cvtsi128_si64(vector) as u64;
+    let high = _mm_cvtsi128_si64(_mm_unpackhi_epi64(vector, vector)) as u64;
+    u128::from(low) | u128::from(high) << 64
 }
 
 /// `map` after `at` (biased positions in and out): a lane of `at` past
@@ -170,56 +189,46 @@ fn decode_chunks(input: &[u8], out: &mut [u64], limit: usize) -> VectorProgress 
         let count = (_mm_movemask_epi8(starts) as u32 | 1 << LANES).trailing_zeros() as usize;
         let lens = _mm_add_epi8(_mm_shuffle_epi8(tiers, starts), _mm_set1_epi8(1));
 
-        let mut places = [0u8; LANES];
-        // SAFETY: `places` is 16 writable bytes; the store is unaligned.
-        unsafe {
-            _mm_storeu_si128(
-                places.as_mut_ptr().cast(),
-                _mm_sub_epi8(starts, _mm_set1_epi8(BIAS)),
-            )
-        };
-        let place = |k: usize| -> &[u8; MAX_BYTES] {
-            let at = usize::from(places[k]);
-            window[at..]
-                .first_chunk()
-                .expect("a start is at most 24 bytes into the window")
-        };
-        let mut values = [0u64; ALWAYS];
+        // The starts and lengths as bytes of an integer, byte `k` for value
+        // `k`: shifts, where a store and byte loads would wait for
+        // store forwarding.
+        let places = bytes_of(_mm_sub_epi8(starts, _mm_set1_epi8(BIAS)));
+        let place = |k: usize| usize::from((places >> (8 * k)) as u8);
+        let decode = |k: usize| decode_at(block_at(window, place(k)));
+        let first: [_; ALWAYS] = core::array::from_fn(decode);
         let mut overflowed = false;
-        for (k, value) in values.iter_mut().enumerate() {
-            let (decoded, _, overflow) = decode_at(place(k));
-            *value = decoded;
+        for (k, (_, _, overflow)) in first.into_iter().enumerate() {
             overflowed |= overflow & (k < count);
-        }
-        let dest = &mut out[progress.written..progress.written + LANES];
-        for (k, slot) in dest.iter_mut().enumerate().take(count).skip(ALWAYS) {
-            let (decoded, _, overflow) = decode_at(place(k));
-            if overflow {
-                overflowed = true;
-                break;
-            }
-            *slot = decoded;
         }
         if overflowed {
             break; // the portable loop reports it
         }
+        let dest = &mut out[progress.written..progress.written + LANES];
+        #[allow(clippy::needless_range_loop)] // `k` is the value's index too
+        for k in ALWAYS..count {
+            let (value, _, overflow) = decode(k);
+            if overflow {
+                overflowed = true;
+                break;
+            }
+            dest[k] = value;
+        }
+        if overflowed {
+            break;
+        }
         // Last first, so a value past the count lands under the chunk's
         // last value before that is stored.
-        for (k, &value) in values.iter().enumerate().rev() {
+        for (k, (value, _, _)) in first.into_iter().enumerate().rev() {
             dest[k.min(count - 1)] = value;
         }
 
         let previous = _mm_or_si128(_mm_slli_si128(lens, 1), _mm_cvtsi32_si128(previous_len));
         let same = _mm_movemask_epi8(_mm_cmpeq_epi8(lens, previous)) as u32;
         progress.length_changes += (!same & ((1 << count) - 1)).count_ones() as usize;
-        previous_len =
-            i32::from(window[usize::from(places[count - 1])].saturating_sub(THRESHOLD - 1)) + 1;
+        previous_len = i32::from((bytes_of(lens) >> (8 * (count - 1))) as u8);
         progress.written += count;
         (base, entry) = (base + LANES, next_entry);
     }
-    let mut first = [0u8; LANES];
-    // SAFETY: `first` is 16 writable bytes; the store is unaligned.
-    unsafe { _mm_storeu_si128(first.as_mut_ptr().cast(), entry) };
-    progress.consumed = base + usize::from(first[0]) - BIAS as usize;
+    progress.consumed = base + (_mm_cvtsi128_si32(entry) & 0xFF) as usize - BIAS as usize;
     progress
 }

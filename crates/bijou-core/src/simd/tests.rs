@@ -31,6 +31,17 @@ fn paths() -> Vec<Path> {
             read: super::avx512::READ,
         });
     }
+    if super::avx2::Avx2::detect().is_some() {
+        paths.push(Path {
+            name: "avx2",
+            decode_windows: |input, out, limit| {
+                let token = super::avx2::Avx2::detect().expect("detected above");
+                token.decode_windows(input, out, limit)
+            },
+            lanes: super::avx2::SLOTS,
+            read: super::avx2::READ,
+        });
+    }
     if super::ssse3::Ssse3::detect().is_some() {
         paths.push(Path {
             name: "ssse3",

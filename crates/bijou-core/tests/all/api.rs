@@ -133,7 +133,7 @@ fn error_messages_agree_with_their_counts() {
 fn forced_batch_decoder_is_honoured() {
     let decoder = bijou_core::batch_decoder();
     println!("decode_batch path: {decoder}");
-    assert!(["avx512-vbmi", "ssse3", "portable"].contains(&decoder));
+    assert!(["avx512-vbmi", "avx2", "ssse3", "portable"].contains(&decoder));
     let forced = std::env::var("BIJOU_CORE_BATCH").ok();
     if cfg!(feature = "std") {
         match forced.as_deref() {
