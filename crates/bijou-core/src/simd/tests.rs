@@ -16,10 +16,10 @@ struct Path {
     read: usize,
 }
 
-/// The paths this CPU has (none is skipped silently: the names print).
+/// The paths this CPU has (none is skipped silently: the names print
+/// once).
 fn paths() -> Vec<Path> {
     let mut paths = Vec::new();
-    #[cfg(bijou_avx512)]
     if super::avx512::Avx512Vbmi::detect().is_some() {
         paths.push(Path {
             name: "avx512-vbmi",
@@ -31,32 +31,11 @@ fn paths() -> Vec<Path> {
             read: super::avx512::READ,
         });
     }
-    if super::avx2::Avx2::detect().is_some() {
-        paths.push(Path {
-            name: "avx2",
-            decode_windows: |input, out, limit| {
-                let token = super::avx2::Avx2::detect().expect("detected above");
-                token.decode_windows(input, out, limit)
-            },
-            lanes: super::avx2::SLOTS,
-            read: super::avx2::READ,
-        });
-    }
-    if super::ssse3::Ssse3::detect().is_some() {
-        paths.push(Path {
-            name: "ssse3",
-            decode_windows: |input, out, limit| {
-                let token = super::ssse3::Ssse3::detect().expect("detected above");
-                token.decode_windows(input, out, limit)
-            },
-            lanes: super::ssse3::LANES,
-            read: super::ssse3::READ,
-        });
-    }
-    std::println!(
-        "vector paths tested: {:?}",
-        paths.iter().map(|p| p.name).collect::<Vec<_>>()
-    );
+    static NAMED: std::sync::Once = std::sync::Once::new();
+    NAMED.call_once(|| {
+        let names: Vec<_> = paths.iter().map(|path| path.name).collect();
+        std::println!("vector paths tested: {names:?}");
+    });
     paths
 }
 
