@@ -74,11 +74,11 @@ impl Avx512Vbmi {
 
 /// Bytes in a vector, and in a chunk: at most this many values start in
 /// one.
-const LANES: usize = 64;
+pub(crate) const LANES: usize = 64;
 
 /// Bytes a chunk's step reads: the chunk and the next, which holds the
 /// rest of the values that start near the chunk's end.
-const READ: usize = 2 * LANES;
+pub(crate) const READ: usize = 2 * LANES;
 
 /// `$value` (of `$i`) for each byte lane `$i` of a vector.
 macro_rules! lanes {
@@ -299,119 +299,4 @@ fn decode_chunk(
         last_len: byte_at(lens, count - 1) as u8,
         next_entry,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bijou64;
-    use proptest::prelude::*;
-    use std::{println, vec, vec::Vec};
-
-    /// `decode_windows` on `input` against `bijou64::decode` value after
-    /// value: the same values and bytes, the same length changes, and a
-    /// stop before `limit` only with less than 128 bytes or 64 slots left
-    /// or an overflow in the next chunk. `out` has `spare` slots past
-    /// `limit`, which the last chunk may fill.
-    fn agrees_with_decode(token: Avx512Vbmi, input: &[u8], limit: usize, spare: usize) {
-        let mut out = vec![0u64; limit + spare];
-        let got = token.decode_windows(input, &mut out, limit);
-        assert!(got.written <= out.len(), "{input:02X?}");
-        let (mut at, mut changes, mut previous_len) = (0, 0, 0);
-        for (k, &value) in out[..got.written].iter().enumerate() {
-            let (want, len) = bijou64::decode(&input[at..]).expect("a taken value decodes");
-            assert_eq!(value, want, "value {k} at byte {at} of {input:02X?}");
-            changes += usize::from(len != previous_len);
-            (at, previous_len) = (at + len, len);
-        }
-        assert_eq!(got.consumed, at, "{input:02X?}");
-        assert_eq!(got.length_changes, changes, "{input:02X?}");
-        let room = out.len() - got.written >= LANES;
-        if got.written < limit && room && input.len() - at >= READ {
-            // The next chunk starts at most 8 bytes before `at`.
-            let mut next = at;
-            let overflow = loop {
-                match bijou64::decode(&input[next..]) {
-                    Ok((_, len)) if next < at + LANES => next += len,
-                    Ok(_) => break false,
-                    Err(error) => break error == crate::DecodeError::Overflow,
-                }
-            };
-            assert!(
-                overflow,
-                "stopped at byte {at} of {input:02X?} with no overflow ahead"
-            );
-        }
-    }
-
-    /// Bytes with tags of every tier common (uniform bytes are 97% single
-    /// values), and all-`FF` runs for overflows.
-    fn stream() -> impl Strategy<Value = Vec<u8>> {
-        proptest::collection::vec(
-            prop_oneof![4 => any::<u8>(), 4 => 0xF7u8..=0xFF, 1 => Just(0xFF)],
-            0..400,
-        )
-    }
-
-    /// Mostly single bytes, so most chunks hold dozens of values.
-    fn dense_stream() -> impl Strategy<Value = Vec<u8>> {
-        proptest::collection::vec(prop_oneof![12 => 0u8..0xF8, 1 => 0xF8u8..=0xFF], 0..400)
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(512))]
-
-        #[test]
-        fn windows_decode_like_decode(input in stream(), limit in 0usize..200, spare in 0usize..100) {
-            let Some(token) = Avx512Vbmi::detect() else { return Ok(()) };
-            agrees_with_decode(token, &input, limit, spare);
-        }
-
-        #[test]
-        fn dense_windows_decode_like_decode(input in dense_stream(), limit in 0usize..300, spare in 0usize..200) {
-            let Some(token) = Avx512Vbmi::detect() else { return Ok(()) };
-            agrees_with_decode(token, &input, limit, spare);
-        }
-    }
-
-    /// Every tier in every position of a chunk: each tier's first and
-    /// last value, shifted by 0..9 single bytes so each straddles a
-    /// chunk's end at every offset.
-    #[test]
-    fn every_tier_at_every_offset() {
-        let Some(token) = Avx512Vbmi::detect() else {
-            println!("no AVX-512 VBMI here: nothing to check");
-            return;
-        };
-        let mut values = Vec::new();
-        for tier in 1..=8 {
-            values.extend([bijou64::OFFSETS[tier], bijou64::OFFSETS[tier] - 1]);
-        }
-        values.extend([0, u64::MAX]);
-        for shift in 0..bijou64::MAX_BYTES {
-            let mut input = vec![7u8; shift];
-            for _ in 0..8 {
-                bijou64::encode_batch(&values, &mut input);
-            }
-            for limit in [1, 7, 8, 9, 63, 64, 1000] {
-                for spare in [0, 1, 64] {
-                    agrees_with_decode(token, &input, limit, spare);
-                }
-            }
-        }
-    }
-
-    /// An overflow anywhere in a chunk stops the step before the chunk.
-    #[test]
-    fn an_overflow_stops_before_its_window() {
-        let Some(token) = Avx512Vbmi::detect() else {
-            return;
-        };
-        for at in 0..80 {
-            let mut input = vec![0x01u8; at];
-            input.extend([0xFF; 9]);
-            input.extend([0x02; 80]);
-            agrees_with_decode(token, &input, 200, 0);
-        }
-    }
 }

@@ -6,8 +6,8 @@
 //! value per step ([`avx512`]: bijou64 with AVX-512 VBMI), and runs of
 //! one tier eight values a step (`avx512_run`). The path is
 //! chosen on the first batch and cached. Every path gives the same
-//! results as the portable loop on every input (the module tests run
-//! both on the same inputs).
+//! results as the portable loop on every input (`tests` runs each
+//! available path on the same inputs against `decode`).
 //!
 //! With the `std` feature, `BIJOU_CORE_BATCH=portable` in the environment
 //! (read once) turns the vector paths off, so a test run can prove the
@@ -22,6 +22,8 @@ pub(crate) mod avx512;
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
 #[allow(unsafe_code, clippy::incompatible_msrv)]
 mod avx512_run;
+#[cfg(all(test, target_arch = "x86_64", bijou_avx512))]
+mod tests;
 
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
 use core::sync::atomic::{AtomicU8, Ordering};
