@@ -42,7 +42,10 @@ pub(crate) struct VectorProgress {
 pub(crate) trait VectorBatch: Sized {
     /// Decodes whole windows at the front of `input` into `out` until
     /// `limit` values are written (the last window's may go past it, never
-    /// past `out`); `None` when this width has no vector path here.
+    /// past `out`); `None` when this width has no vector path here. Slots
+    /// past the reported `written` may hold values decoded from the
+    /// stream (those of a window stopped at an overflow, say), never
+    /// anything else: the portable loop that takes over rewrites them.
     fn decode_windows(_input: &[u8], _out: &mut [Self], _limit: usize) -> Option<VectorProgress> {
         None
     }
