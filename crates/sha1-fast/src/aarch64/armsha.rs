@@ -355,78 +355,27 @@ fn digest_lanes(messages: &[&[u8]], out: &mut [Digest]) {
 #[cfg(test)]
 mod tests {
     use super::ArmSha;
-    use crate::checked::{dv_mask, expand, scalar_groups, test_words, window};
-    use crate::reference::compress_block;
-    use std::vec::Vec;
+    use crate::checked::kernel_tests::{self, blocks};
+    use crate::checked::{expand, scalar_groups};
 
-    /// Pseudo-random blocks: the first sixteen words of the filter tests'
-    /// expanded messages, which are random in every round.
-    fn blocks(count: usize) -> Vec<[u8; 64]> {
-        test_words(count)
-            .map(|w| core::array::from_fn(|i| w[i / 4].to_be_bytes()[i % 4]))
-            .collect()
-    }
-
-    /// What the kernel must hand `is_attack` for each block the filter
-    /// lets through: its index, the chaining values around it and the
-    /// mask, from the scalar expansion, the portable filter and the
-    /// reference compression.
-    type Suspect = (usize, [u32; 5], [u32; 5], u64);
-
-    fn portable_suspects(start: [u32; 5], blocks: &[[u8; 64]]) -> (Vec<Suspect>, [u32; 5]) {
-        let mut state = start;
-        let mut suspects = Vec::new();
-        for (index, block) in blocks.iter().enumerate() {
-            let output = compress_block(state, block);
-            let mask = dv_mask(window(&expand(block)));
-            if mask != 0 {
-                suspects.push((index, state, output, mask));
-            }
-            state = output;
-        }
-        (suspects, state)
-    }
-
-    /// The NEON filter on the spilled schedule lets through the blocks
-    /// the portable filter does, with the same masks and states, and the
-    /// kernel's digest state is the reference's.
     #[test]
     fn checked_kernel_filters_as_the_portable_filter() {
         let Some(token) = ArmSha::detect() else {
             return;
         };
-        let blocks = blocks(3_000);
-        let start = [1, 0x8000_0000, 0xDEAD_BEEF, 7, 0xFFFF_FFFF];
-        let (expected, end) = portable_suspects(start, &blocks);
-        assert!(expected.len() > 60, "random blocks pass now and then");
-        let mut seen = Vec::new();
-        let mut state = start;
-        let stopped = token.compress_checked(&mut state, &blocks, |ihv, output, block, mask| {
-            let index = blocks
-                .iter()
-                .position(|b| b == block)
-                .expect("a given block");
-            seen.push((index, *ihv, *output, mask));
-            false
+        kernel_tests::filters_as_the_portable_filter(|state, blocks, is_attack| {
+            token.compress_checked(state, blocks, is_attack)
         });
-        assert_eq!((stopped, state), (None, end));
-        assert_eq!(seen, expected);
     }
 
-    /// An attack verdict stops the kernel before that block, with the
-    /// chaining value before it.
     #[test]
     fn checked_kernel_stops_at_the_attack_block() {
         let Some(token) = ArmSha::detect() else {
             return;
         };
-        let blocks = blocks(400);
-        let (suspects, _) = portable_suspects(crate::INITIAL_STATE, &blocks);
-        let (at, ihv, ..) = suspects[suspects.len() / 2];
-        let mut state = crate::INITIAL_STATE;
-        let stopped =
-            token.compress_checked(&mut state, &blocks, |_, _, block, _| *block == blocks[at]);
-        assert_eq!((stopped, state), (Some(at), ihv));
+        kernel_tests::stops_at_the_attack_block(|state, blocks, is_attack| {
+            token.compress_checked(state, blocks, is_attack)
+        });
     }
 
     /// The group stepper equals the scalar one on every range the

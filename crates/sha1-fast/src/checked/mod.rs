@@ -46,6 +46,8 @@
 mod compress;
 mod dv;
 mod hasher;
+#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) mod kernel_tests;
 mod many;
 mod recompress;
 // The bit-sliced filter's tables, for the AVX-512 form.

@@ -35,9 +35,9 @@
 //!   per round, 160 per block, which is what bounds this kernel.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_loadu_si128, _mm_or_si128, _mm_set1_epi32,
-    _mm_setr_epi8, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_epi32, _mm_slli_si128,
-    _mm_srli_epi32, _mm_srli_si128, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_load_si128, _mm_loadu_si128, _mm_or_si128,
+    _mm_set1_epi32, _mm_setr_epi8, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_epi32,
+    _mm_slli_si128, _mm_srli_epi32, _mm_srli_si128, _mm_sub_epi32, _mm_xor_si128,
 };
 
 use crate::checked::dv_mask_from_planes;
@@ -214,9 +214,40 @@ macro_rules! block {
 /// checks SSSE3 too.
 #[target_feature(enable = "ssse3")]
 pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    let Some(first) = blocks.first() else {
-        return;
-    };
+    compress_blocks_filtered::<false>(state, blocks, |_, _, _, _| false);
+}
+
+impl Ssse3 {
+    /// [`crate::checked`]'s compression on this backend: compresses
+    /// `blocks` into `state`, handing each block the collision filter lets
+    /// through to `is_attack` (chaining value in, output, block, filter
+    /// mask), and stops before the first attack block, returning its index
+    /// with `state` the chaining value before it. The filter reads the
+    /// words the kernel's own schedule stored, on the SSSE3 planes.
+    #[inline]
+    pub(crate) fn compress_checked(
+        self,
+        state: &mut [u32; 5],
+        blocks: &[[u8; 64]],
+        is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
+    ) -> Option<usize> {
+        // SAFETY: `self` exists, so `Ssse3::detect` saw the feature that
+        // `compress_blocks_filtered` enables.
+        unsafe { compress_blocks_filtered::<true>(state, blocks, is_attack) }
+    }
+}
+
+/// The kernel, with the collision filter after each block when `FILTER`
+/// (see [`Ssse3::compress_checked`]); without it, `is_attack` is never
+/// called and the result is `None`.
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn compress_blocks_filtered<const FILTER: bool>(
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    mut is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
+) -> Option<usize> {
+    let first = blocks.first()?;
     let bswap = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
     let kv: [__m128i; 4] = [
         _mm_set1_epi32(K[0] as i32),
@@ -237,6 +268,7 @@ pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         let next = blocks.get(i + 1).unwrap_or(block);
         let [mut a, mut b, mut c, mut d, mut e] = h;
         block!(wk, x, kv, bswap, next, [a b c d e]);
+        let ihv = h;
         h = [
             h[0].wrapping_add(a),
             h[1].wrapping_add(b),
@@ -244,74 +276,52 @@ pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
             h[3].wrapping_add(d),
             h[4].wrapping_add(e),
         ];
+        if FILTER {
+            // The next block's steps overwrite only words 0–15 so far.
+            let mask = dv_mask_from_planes(&planes(&window(&wk, &kv)));
+            if mask != 0 && is_attack(&ihv, &h, block, mask) {
+                *state = ihv;
+                return Some(i);
+            }
+        }
     }
     *state = h;
+    None
 }
 
-impl Ssse3 {
-    /// The collision filter's answer for `block` (`checked::ubc`): the
-    /// disturbance vectors whose conditions its expanded message meets.
-    #[inline]
-    pub(crate) fn dv_mask(self, block: &[u8; 64]) -> u64 {
-        // SAFETY: `self` exists, so `Ssse3::detect` saw the features
-        // `dv_mask` enables.
-        unsafe { dv_mask(block) }
-    }
-}
-
-/// W\[32..68\] of `block` on the vector unit (schedule steps 0–16, no
-/// K), then the filter's planes with SSSE3 shuffles.
+/// W\[32..68\] from the stored W + K, as the planes read them (W_{4k} in
+/// the top lane, as SHA-NI holds the words).
 #[target_feature(enable = "ssse3")]
-fn dv_mask(block: &[u8; 64]) -> u64 {
-    let bswap = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
-    let mut x: [__m128i; 8] = [bswap; 8];
-    let mut window: ReversedGroups = [bswap; 9];
-    // The planes read W_{4k} in the top lane, as SHA-NI holds the words.
-    let reversed = |words: __m128i| _mm_shuffle_epi32::<0x1B>(words);
-    schedule!(load 0, x, bswap, block);
-    schedule!(load 1, x, bswap, block);
-    schedule!(load 2, x, bswap, block);
-    schedule!(load 3, x, bswap, block);
-    schedule!(r1 4, x);
-    schedule!(r1 5, x);
-    schedule!(r1 6, x);
-    schedule!(r1 7, x);
-    macro_rules! window_steps {
-        ($($s:literal)*) => {$(
-            schedule!(r2 $s, x);
-            window[$s - 8] = reversed(x[$s % 8]);
-        )*};
-    }
-    window_steps!(8 9 10 11 12 13 14 15 16);
-    dv_mask_from_planes(&planes(&window))
+#[inline]
+fn window(wk: &Wk, kv: &[__m128i; 4]) -> ReversedGroups {
+    core::array::from_fn(|g| {
+        let s = 8 + g;
+        // SAFETY: `wk.0` has 80 `u32`s and is 16-byte aligned; step
+        // `s < 17` reads elements `4 * s..4 * s + 4`, in bounds and at a
+        // multiple of 16 bytes.
+        let words = unsafe { _mm_load_si128(wk.0.as_ptr().add(4 * s).cast()) };
+        _mm_shuffle_epi32::<0x1B>(_mm_sub_epi32(words, kv[s / 5]))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::Ssse3;
-    use crate::checked::{dv_mask, expand, window};
+    use crate::checked::kernel_tests;
 
-    /// The SSSE3 filter gives the portable filter's answer, on random
-    /// blocks (about one in twenty passes some vector's conditions).
     #[test]
-    fn dv_mask_equals_the_portable_filter() {
+    fn checked_kernel_filters_as_the_portable_filter() {
         let Some(token) = Ssse3::detect() else { return };
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut passed = 0;
-        for _ in 0..4_000 {
-            let block: [u8; 64] = core::array::from_fn(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 32) as u8
-            });
-            let expected = dv_mask(window(&expand(&block)));
-            assert_eq!(token.dv_mask(&block), expected);
-            passed += usize::from(expected != 0);
-        }
-        assert!(
-            passed > 50,
-            "only {passed} blocks passed: the test checks too little"
-        );
+        kernel_tests::filters_as_the_portable_filter(|state, blocks, is_attack| {
+            token.compress_checked(state, blocks, is_attack)
+        });
+    }
+
+    #[test]
+    fn checked_kernel_stops_at_the_attack_block() {
+        let Some(token) = Ssse3::detect() else { return };
+        kernel_tests::stops_at_the_attack_block(|state, blocks, is_attack| {
+            token.compress_checked(state, blocks, is_attack)
+        });
     }
 }
