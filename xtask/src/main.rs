@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
+mod asm_check;
 mod bench;
 mod cargo;
 mod conformance;
@@ -31,6 +32,7 @@ Commands:
   miri          Run sha1-fast's unsafe SIMD backends under Miri
   msrv          Check the library crates on the oldest Rust they declare
   wasm          Build the bijou-wasm npm package, optionally test and bench it
+  asm-check     Check that no SHA-NI kernel touches a ymm or zmm register
   help          Print this message
 
 Run `cargo xtask <COMMAND> --help` or `cargo xtask help <COMMAND>` for a
@@ -84,6 +86,11 @@ const COMMANDS: &[Subcommand] = &[
         name: "wasm",
         main: wasm::main,
         usage: wasm::USAGE,
+    },
+    Subcommand {
+        name: "asm-check",
+        main: asm_check::main,
+        usage: asm_check::USAGE,
     },
 ];
 
