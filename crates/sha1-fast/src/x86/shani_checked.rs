@@ -227,22 +227,25 @@ macro_rules! spilling_rounds {
                 group!(18, 3, abcd, prev, w, mid);
                 group!(19, 3, abcd, prev, w, mid);
                 for lane in 0..N {
-                    // One 16-byte store per register (a whole-struct
-                    // write could become a wide copy).
+                    // One volatile 16-byte store per register: plain ones
+                    // LLVM merges into `zmm` copies, which would leave the
+                    // upper halves dirty for the next block's SHA
+                    // instructions (`cargo xtask asm-check`).
                     let spill = spills[lane][at + i].as_mut_ptr();
-                    // SAFETY: `spill` points at a slot of `spills`; these
-                    // write its fields without reading them.
+                    // SAFETY: `spill` points at a slot of `spills`, whose
+                    // fields are 16-byte aligned `__m128i`s; these write
+                    // them without reading them.
                     unsafe {
-                        let before = &raw mut (*spill).before;
-                        (*before)[0] = abcd_in[lane];
-                        (*before)[1] = e_in[lane];
-                        let kept = &raw mut (*spill).mid;
-                        for (k, v) in mid[lane].into_iter().enumerate() {
-                            (*kept)[k] = v;
+                        let before = (&raw mut (*spill).before).cast::<__m128i>();
+                        before.write_volatile(abcd_in[lane]);
+                        before.add(1).write_volatile(e_in[lane]);
+                        let kept = (&raw mut (*spill).mid).cast::<__m128i>();
+                        for k in 0..3 {
+                            kept.add(k).write_volatile(mid[lane][k]);
                         }
-                        let words = &raw mut (*spill).w;
-                        for (k, v) in w[lane].into_iter().enumerate() {
-                            (*words)[k] = v;
+                        let words = (&raw mut (*spill).w).cast::<__m128i>();
+                        for k in 0..20 {
+                            words.add(k).write_volatile(w[lane][k]);
                         }
                     }
                     // E after 80 rounds is rotl30 of A before the last four.
