@@ -46,13 +46,14 @@ impl Avx512Filter {
         unsafe { dv_mask(groups) }
     }
 
-    /// The first of `spills` whose window the filter lets through, with
-    /// its mask.
+    /// Which of `spills` (at most 32) the filter lets through, as bits,
+    /// with each one's mask in `masks` (the others' entries are set to 0).
     #[inline]
-    pub(crate) fn first_suspect(self, spills: &[Spill]) -> Option<(usize, u64)> {
+    pub(crate) fn suspects(self, spills: &[Spill], masks: &mut [u64]) -> u32 {
+        assert!(spills.len() <= 32 && masks.len() >= spills.len());
         // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
-        // feature that `first_suspect` enables.
-        unsafe { first_suspect(spills) }
+        // feature that `suspects` enables.
+        unsafe { suspects(spills, masks) }
     }
 }
 
@@ -134,16 +135,20 @@ macro_rules! bytes {
 }
 pub(super) use bytes;
 
-/// [`Avx512Filter::first_suspect`]. Never inlined: the SHA-NI kernel calls
+/// [`Avx512Filter::suspects`]. Never inlined: the SHA-NI kernel calls
 /// it between batches of legacy-SSE SHA instructions, which run many times
 /// slower while the upper halves of the vector registers are dirty;
 /// returning clears them (`vzeroupper`). One call filters a batch, so the
 /// windows' filters overlap one another and the SHA rounds run undisturbed.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 #[inline(never)]
-fn first_suspect(spills: &[Spill]) -> Option<(usize, u64)> {
-    let masks = spills.iter().map(|spill| dv_mask(spill.window()));
-    masks.enumerate().find(|&(_, mask)| mask != 0)
+fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
+    let mut suspects = 0;
+    for (i, (spill, out)) in spills.iter().zip(masks).enumerate() {
+        *out = dv_mask(spill.window());
+        suspects |= u32::from(*out != 0) << i;
+    }
+    suspects
 }
 
 /// The filter of one window.

@@ -33,13 +33,15 @@ use core::arch::x86_64::{
 pub(crate) const LANES: usize = 16;
 
 impl Avx512Filter {
-    /// The first of `spills` that the filter lets through, with its mask
-    /// (as [`Avx512Filter::first_suspect`]), sixteen blocks per pass.
+    /// Which of `spills` (at most 32) the filter lets through, as bits,
+    /// with each one's mask in `masks` (as [`Avx512Filter::suspects`]),
+    /// sixteen blocks per pass.
     #[inline]
-    pub(crate) fn first_suspect_sliced(self, spills: &[Spill]) -> Option<(usize, u64)> {
+    pub(crate) fn suspects_sliced(self, spills: &[Spill], masks: &mut [u64]) -> u32 {
+        assert!(spills.len() <= 32 && masks.len() >= spills.len());
         // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
-        // feature that `first_suspect` enables.
-        unsafe { first_suspect(spills) }
+        // feature that `suspects` enables.
+        unsafe { suspects(spills, masks) }
     }
 }
 
@@ -82,23 +84,28 @@ static BYTES: ByteTables = {
 /// The plane bits, in plane order.
 const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
 
-/// [`Avx512Filter::first_suspect_sliced`]. Never inlined, for the same
-/// reason as the per-window form: the SHA-NI kernel's legacy-SSE
-/// instructions must not run with dirty upper vector halves.
+/// [`Avx512Filter::suspects_sliced`]. Never inlined, for the same reason
+/// as the per-window form: the SHA-NI kernel's legacy-SSE instructions
+/// must not run with dirty upper vector halves.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 #[inline(never)]
-fn first_suspect(spills: &[Spill]) -> Option<(usize, u64)> {
+fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
+    let mut suspects = 0;
     for (pass, chunk) in spills.chunks(LANES).enumerate() {
-        let (passed, masks) = pass_masks(chunk);
+        let (mut passed, sliced) = pass_masks(chunk);
+        suspects |= u32::from(passed) << (pass * LANES);
         if passed != 0 {
-            let lane = passed.trailing_zeros() as usize;
             let mut out = [0u32; LANES];
             // SAFETY: `out` is 64 writable bytes.
-            unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), masks) };
-            return Some((pass * LANES + lane, to_mask(out[lane])));
+            unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), sliced) };
+            while passed != 0 {
+                let lane = passed.trailing_zeros() as usize;
+                masks[pass * LANES + lane] = to_mask(out[lane]);
+                passed &= passed - 1;
+            }
         }
     }
-    None
+    suspects
 }
 
 /// The sliced masks of up to sixteen blocks, and which lanes passed.
@@ -220,8 +227,8 @@ mod tests {
     use crate::x86::shani_checked::Spill;
     use std::vec::Vec;
 
-    /// Every position in a batch, every batch length: the first suspect
-    /// and its mask equal the reference's.
+    /// Every position in a batch, every batch length: the suspects and
+    /// their masks equal the reference's.
     #[test]
     fn equals_the_reference() {
         let Some(filter) = Avx512Filter::detect() else {
@@ -230,20 +237,24 @@ mod tests {
         let words: Vec<[u32; 80]> = test_words(4_000).collect();
         // Random words, with one made to pass a vector at `at`.
         let (random, passing): (Vec<_>, Vec<_>) = words.chunks(2).map(|p| (p[0], p[1])).unzip();
-        for (round, batch) in random.chunks(37).enumerate() {
+        for (round, batch) in random.chunks(32).enumerate() {
             for at in 0..batch.len() {
                 let mut batch = batch.to_vec();
-                batch[at] = passing[(round * 37 + at) % passing.len()];
+                batch[at] = passing[(round * 32 + at) % passing.len()];
                 let spills: Vec<Spill> = batch.iter().map(Spill::of_schedule).collect();
                 for from in [0, 1, 15, 16, 17, 30] {
-                    let expected = batch
-                        .iter()
-                        .enumerate()
-                        .skip(from)
-                        .map(|(i, w)| (i - from, dv_mask_reference(w)))
-                        .find(|&(_, mask)| mask != 0);
-                    let got = filter.first_suspect_sliced(spills.get(from..).unwrap_or_default());
-                    assert_eq!(got, expected, "round {round} at {at} from {from}");
+                    let spills = spills.get(from..).unwrap_or_default();
+                    let expected: Vec<u64> =
+                        batch.iter().skip(from).map(dv_mask_reference).collect();
+                    let mut masks = [0; 32];
+                    let got = filter.suspects_sliced(spills, &mut masks);
+                    for (i, &mask) in expected.iter().enumerate() {
+                        assert_eq!(got >> i & 1 != 0, mask != 0, "round {round} at {at}+{i}");
+                        if mask != 0 {
+                            assert_eq!(masks[i], mask, "round {round} at {at}+{i}");
+                        }
+                    }
+                    assert_eq!(got.checked_shr(expected.len() as u32).unwrap_or(0), 0);
                 }
             }
         }

@@ -56,7 +56,7 @@ const SLOTS: usize = BATCH + PER_WINDOW;
 
 /// One block's expanded message as the kernel spills it: group k holds
 /// W\[4k..4k+4\], W_{4k} in the top lane.
-type Schedule = [__m128i; 20];
+pub(crate) type Schedule = [__m128i; 20];
 
 /// What the kernel keeps of one block.
 #[derive(Clone, Copy)]
@@ -116,6 +116,27 @@ impl Spill {
             before: [zero; 2],
             mid: [zero; 3],
             w: core::array::from_fn(group),
+        }
+    }
+
+    /// A spill of the block with expanded message `w` compressed from
+    /// `ihv`, with the states the kernel keeps, for the recompression's
+    /// tests.
+    #[cfg(test)]
+    pub(crate) fn of_block(ihv: &[u32; 5], w: &[u32; 80]) -> Spill {
+        let abcd = |[a, b, c, d, _]: [u32; 5]| {
+            // SAFETY: both types are 16 bytes of plain bits.
+            unsafe { core::mem::transmute::<[u32; 4], __m128i>([d, c, b, a]) }
+        };
+        let at = |group| crate::checked::scalar_groups(*ihv, w, 0, group);
+        let e = {
+            // SAFETY: as above.
+            unsafe { core::mem::transmute::<[u32; 4], __m128i>([0, 0, 0, ihv[4]]) }
+        };
+        Spill {
+            before: [abcd(*ihv), e],
+            mid: [abcd(at(14)), abcd(at(15)), abcd(at(16))],
+            ..Spill::of_schedule(w)
         }
     }
 
@@ -269,24 +290,65 @@ spilling_rounds!(
     "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
 );
 
-/// The SSSE3 planes' filter over a batch: the first window it lets
-/// through, with its mask.
+/// The SSSE3 planes' filter over a batch (as [`suspects`]).
 #[target_feature(enable = "sse2,ssse3")]
-fn first_suspect_ssse3(spills: &[Spill]) -> Option<(usize, u64)> {
-    let masks = spills
-        .iter()
-        .map(|spill| dv_mask_from_planes(&planes::planes(spill.window())));
-    masks.enumerate().find(|&(_, mask)| mask != 0)
+fn suspects_ssse3(spills: &[Spill], masks: &mut Masks) -> u32 {
+    let mut suspects = 0;
+    for (i, (spill, out)) in spills.iter().zip(masks).enumerate() {
+        *out = dv_mask_from_planes(&planes::planes(spill.window()));
+        suspects |= u32::from(*out != 0) << i;
+    }
+    suspects
 }
 
-/// A block the filter let through, for the recompression.
-pub(crate) struct Suspect {
-    pub(crate) ihv: [u32; 5],
+/// A block the filter let through, for the recompression: what the
+/// kernel kept of it, the state after it and the filter's mask.
+pub(crate) struct Suspect<'s> {
+    spill: &'s Spill,
     pub(crate) output: [u32; 5],
-    pub(crate) w: [u32; 80],
-    pub(crate) mid: Midstates,
     pub(crate) mask: u64,
 }
+
+impl<'s> Suspect<'s> {
+    /// The suspect `spill`, for the recompression's tests.
+    #[cfg(test)]
+    pub(crate) fn new(spill: &'s Spill, output: [u32; 5], mask: u64) -> Self {
+        Suspect {
+            spill,
+            output,
+            mask,
+        }
+    }
+
+    /// The chaining value before the block.
+    pub(crate) fn ihv(&self) -> [u32; 5] {
+        self.spill.ihv()
+    }
+
+    /// The block's expanded message, W\[0\] first.
+    pub(crate) fn schedule(&self) -> [u32; 80] {
+        self.spill.schedule()
+    }
+
+    /// The spilled groups of the expanded message.
+    pub(crate) fn groups(&self) -> &Schedule {
+        &self.spill.w
+    }
+
+    /// The states of the block's compression before steps 60 and 64.
+    pub(crate) fn midstates(&self) -> Midstates {
+        self.spill.midstates()
+    }
+
+    /// W\[58\], W\[59\] and W\[64\], where the recompression steps on its own.
+    pub(crate) fn test_words(&self) -> [u32; 3] {
+        let [w59, w58, ..] = lanes(self.spill.w[14]);
+        [w58, w59, lanes(self.spill.w[16])[3]]
+    }
+}
+
+/// The filter's masks of a batch's blocks.
+type Masks = [u64; SLOTS];
 
 impl ShaNi {
     /// [`crate::checked`]'s compression on this backend: compresses
@@ -301,7 +363,7 @@ impl ShaNi {
         state: &mut [u32; 5],
         blocks: &[[u8; 64]],
         avx512: Option<Avx512Filter>,
-        mut is_attack: impl FnMut(&Suspect) -> bool,
+        mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> Option<usize> {
         let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
         let mut states = [*state];
@@ -326,7 +388,7 @@ impl ShaNi {
         state: &mut [u32; 5],
         [first, second]: [&[[u8; 64]]; 2],
         avx512: Option<Avx512Filter>,
-        mut is_attack: impl FnMut(&Suspect) -> bool,
+        mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> Option<usize> {
         if first.len() + second.len() > SLOTS {
             return self
@@ -370,7 +432,7 @@ impl ShaNi {
         states: &mut [[u32; 5]; N],
         blocks: [&[[u8; 64]]; N],
         avx512: Option<Avx512Filter>,
-        mut is_attack: impl FnMut(&Suspect) -> bool,
+        mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> (usize, [bool; N]) {
         let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
         let mut slots = [const { [const { MaybeUninit::<Spill>::uninit() }; SLOTS] }; N];
@@ -434,27 +496,29 @@ impl ShaNi {
     }
 }
 
-/// The first suspect: the sliced AVX-512 filter, the per-window one for a
-/// short remainder (the sliced one costs the same for one block as for
-/// sixteen), the SSSE3 planes without AVX-512.
-fn first_suspect(spills: &[Spill], avx512: Option<Avx512Filter>) -> Option<(usize, u64)> {
+/// The blocks of a batch's `spills` (at most [`SLOTS`]) that the filter
+/// lets through, as bits, each one's mask in `masks`: the sliced AVX-512
+/// filter, the per-window one for a short remainder (the sliced one costs
+/// the same for one block as for sixteen), the SSSE3 planes without
+/// AVX-512. One call filters the whole batch, however many pass.
+fn suspects(spills: &[Spill], avx512: Option<Avx512Filter>, masks: &mut Masks) -> u32 {
     let Some(filter) = avx512 else {
         // SAFETY: an SSSE3 kernel ran, so `ShaNi::detect` saw SSSE3.
-        return unsafe { first_suspect_ssse3(spills) };
+        return unsafe { suspects_ssse3(spills, masks) };
     };
     // Whole passes of the sliced filter, and a short remainder per window.
     let short = spills.len() % SLICED_LANES;
     let split = spills.len() - if short <= PER_WINDOW { short } else { 0 };
     let (sliced, rest) = spills.split_at(split);
-    let first = (!sliced.is_empty())
-        .then(|| filter.first_suspect_sliced(sliced))
-        .flatten();
-    first.or_else(|| {
-        let (i, mask) = (!rest.is_empty())
-            .then(|| filter.first_suspect(rest))
-            .flatten()?;
-        Some((split + i, mask))
-    })
+    let (sliced_masks, rest_masks) = masks.split_at_mut(split);
+    let mut found = 0;
+    if !sliced.is_empty() {
+        found = filter.suspects_sliced(sliced, sliced_masks);
+    }
+    if !rest.is_empty() {
+        found |= filter.suspects(rest, rest_masks) << split;
+    }
+    found
 }
 
 /// The first attack block among a batch's `spills`, whose last block
@@ -464,23 +528,21 @@ fn first_attack(
     spills: &[Spill],
     state: &[u32; 5],
     avx512: Option<Avx512Filter>,
-    mut is_attack: impl FnMut(&Suspect) -> bool,
+    mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
 ) -> Option<usize> {
-    let mut from = 0;
-    while let Some((offset, mask)) = first_suspect(&spills[from..], avx512) {
-        let i = from + offset;
-        let spill = &spills[i];
+    let mut masks = [0; SLOTS];
+    let mut rest = suspects(spills, avx512, &mut masks);
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
         let suspect = Suspect {
-            ihv: spill.ihv(),
+            spill: &spills[i],
             output: spills.get(i + 1).map_or(*state, Spill::ihv),
-            w: spill.schedule(),
-            mid: spill.midstates(),
-            mask,
+            mask: masks[i],
         };
         if is_attack(&suspect) {
             return Some(i);
         }
-        from = i + 1;
     }
     None
 }
@@ -498,18 +560,23 @@ mod tests {
     /// and the filter's mask.
     fn suspects(
         blocks: &[[u8; 64]],
-        run: impl FnOnce(&mut dyn FnMut(&Suspect) -> bool),
+        run: impl FnOnce(&mut dyn FnMut(&Suspect<'_>) -> bool),
     ) -> Vec<([u32; 5], u64)> {
         let mut seen = Vec::new();
-        run(&mut |s: &Suspect| {
+        run(&mut |s: &Suspect<'_>| {
+            let w = s.schedule();
             let block = blocks
                 .iter()
-                .find(|b| expand(b) == s.w)
+                .find(|b| expand(b) == w)
                 .expect("the schedule of one of the blocks");
-            assert_eq!(s.mask, dv_mask_reference(&s.w));
-            assert_eq!(s.output, compress_stepwise(&s.ihv, &expand(block)));
-            assert_eq!(s.mid, Midstates::stepped(&s.ihv, &s.w, scalar_groups));
-            seen.push((s.ihv, s.mask));
+            assert_eq!(s.mask, dv_mask_reference(&w));
+            assert_eq!(s.output, compress_stepwise(&s.ihv(), &expand(block)));
+            assert_eq!(
+                s.midstates(),
+                Midstates::stepped(&s.ihv(), &w, scalar_groups)
+            );
+            assert_eq!(s.test_words(), [w[58], w[59], w[64]]);
+            seen.push((s.ihv(), s.mask));
             false
         });
         seen
