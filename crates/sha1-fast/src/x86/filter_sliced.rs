@@ -1,12 +1,13 @@
 //! The collision filter ([`crate::checked`]) bit-sliced on AVX-512 with
 //! VBMI and GFNI: sixteen blocks per pass, one per 32-bit lane, so each
-//! shape and each check is two instructions for all sixteen (the
-//! per-window form in [`crate::x86::filter_avx512`] spends about sixty
-//! instructions on every block).
+//! shape and each check is two instructions for all sixteen (the paired
+//! form in [`crate::x86::filter_avx512`] spends about forty on every
+//! block).
 //!
 //! - **Rows**: per block, a two-register byte permute gathers the low and
 //!   the top byte of W\[33..64\] as eight-word groups, `gf2p8affineqb`
-//!   transposes each group's 8×8 bits (as in the per-window form), and one
+//!   transposes each group's 8×8 bits, so byte j of a group holds bit j of
+//!   its eight words (the data is the matrix, one-hot bytes the input), and one
 //!   byte permute makes dword p the block's 32-bit plane p.
 //! - **Planes**: per plane, a gather takes dword p of the sixteen rows,
 //!   and a select puts W\[64\]'s bit (gathered from the spills) in bit 31.
@@ -19,6 +20,7 @@ use crate::checked::sliced::{
 };
 use crate::checked::unrolled;
 use crate::x86::filter_avx512::{Avx512Filter, bytes, spilled};
+use crate::x86::planes::ReversedGroups;
 use crate::x86::shani_checked::Spill;
 use core::arch::x86_64::{
     __m512i, _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
@@ -85,7 +87,7 @@ static BYTES: ByteTables = {
 const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
 
 /// [`Avx512Filter::suspects_sliced`]. Never inlined, for the same reason
-/// as the per-window form: the SHA-NI kernel's legacy-SSE instructions
+/// as the paired form: the SHA-NI kernel's legacy-SSE instructions
 /// must not run with dirty upper vector halves.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 #[inline(never)]
@@ -108,23 +110,32 @@ fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
     suspects
 }
 
+/// A window's row: dword p holds its plane p (bit t − 33 is bit
+/// `PLANE_BITS[p]` of W\[t\]), with W\[32\]'s bit standing in for W\[64\]'s.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+#[inline]
+pub(super) fn row(window: &ReversedGroups) -> __m512i {
+    // One-hot bytes: the transpose's input, byte j = 1 << j.
+    let one_hot = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
+    let groups = &window[..8];
+    // SAFETY: `groups` is 128 readable bytes.
+    let (first, second) = unsafe {
+        let at = groups.as_ptr().cast::<__m512i>();
+        (_mm512_loadu_si512(at), _mm512_loadu_si512(at.add(1)))
+    };
+    let words = _mm512_permutex2var_epi8(first, bytes!(BYTES.gather), second);
+    let bits = _mm512_gf2p8affine_epi64_epi8::<0>(one_hot, words);
+    _mm512_permutexvar_epi8(bytes!(BYTES.arrange), bits)
+}
+
 /// The sliced masks of up to sixteen blocks, and which lanes passed.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 #[inline]
 fn pass_masks(chunk: &[Spill]) -> (u16, __m512i) {
     let valid = ((1u32 << chunk.len()) - 1) as u16;
-    let one_hot = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
     let mut rows = [_mm512_setzero_si512(); LANES];
     for (row, spill) in rows.iter_mut().zip(chunk) {
-        let groups = &spill.w[8..16];
-        // SAFETY: `groups` is 128 readable bytes.
-        let (first, second) = unsafe {
-            let at = groups.as_ptr().cast::<__m512i>();
-            (_mm512_loadu_si512(at), _mm512_loadu_si512(at.add(1)))
-        };
-        let words = _mm512_permutex2var_epi8(first, bytes!(BYTES.gather), second);
-        let bits = _mm512_gf2p8affine_epi64_epi8::<0>(one_hot, words);
-        *row = _mm512_permutexvar_epi8(bytes!(BYTES.arrange), bits);
+        *row = self::row(spill.window());
     }
     // W[64] of each block: lane 3 of its group 16.
     let stride = core::mem::size_of::<Spill>() as i32;
