@@ -23,7 +23,7 @@ impl ShaNi {
     /// Whether the twin of the block whose expanded message the kernel
     /// spilled as `w`, started as `start` says with the message difference
     /// `dm`, compresses to `output` (see
-    /// [`crate::checked::any_twin_collides`]).
+    /// `checked::recompress::any_twin_collides`).
     #[inline]
     pub(crate) fn twin_collides(
         self,
