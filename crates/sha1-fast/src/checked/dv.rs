@@ -182,8 +182,9 @@ mod tests {
     }
 
     /// Spot values of the published tables (sha1collisiondetection's
-    /// `sha1_dvs`): the first and last words of I(43,0), the vector of the
-    /// SHAttered attack, and of II(52,0), the Shambles one.
+    /// `sha1_dvs`): the first and last words of I(43,0), the first
+    /// vector, and of II(52,0), the one by which both the SHAttered and
+    /// the Shambles blocks are flagged.
     #[test]
     fn differences_match_published_words() {
         let at = |k, second| {

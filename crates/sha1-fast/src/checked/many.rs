@@ -28,7 +28,11 @@ pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
         let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
         let is_attack = shani_is_attack(token, false);
         let (body, rest) = data.as_chunks::<BLOCK>();
-        let tail = crate::pad::Padded::after_blocks(body.len() as u64, rest);
+        // Filled where it lives: a padded block built elsewhere and moved
+        // here is copied with wide loads from fresh narrow stores, which
+        // stalls (see `Padded::fill`).
+        let mut tail = Padded::EMPTY;
+        tail.fill(rest, data.len() as u64);
         let mut state = INITIAL_STATE;
         let parts = [body, tail.blocks()];
         if token

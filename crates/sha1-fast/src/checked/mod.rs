@@ -57,13 +57,13 @@ mod ubc;
 
 // What the x86-64 forms of the filter (`crate::x86`) build on.
 #[cfg(target_arch = "x86_64")]
-pub(crate) use recompress::Midstates;
+pub(crate) use recompress::{Midstates, TwinStart};
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) use recompress::{compress as compress_stepwise, expand, scalar_groups};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use ubc::unrolled;
 #[cfg(target_arch = "x86_64")]
-pub(crate) use ubc::{ALL_DVS, Planes, VECTOR_TABLES, dv_mask_from_planes};
+pub(crate) use ubc::{Planes, dv_mask_from_planes};
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) use ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window};
 // What the aarch64 form of the filter (`crate::aarch64`) builds on.

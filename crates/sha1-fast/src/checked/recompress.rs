@@ -54,20 +54,36 @@ const ROUNDS: [fn(u32, u32, u32) -> u32; 4] = [
     |b, c, d| (b ^ c ^ d).wrapping_add(K[3]),
 ];
 
+/// One step forwards with word `wt` and round function `f`.
+#[inline(always)]
+fn step([a, b, c, d, e]: [u32; 5], wt: u32, f: fn(u32, u32, u32) -> u32) -> [u32; 5] {
+    let new_a = a
+        .rotate_left(5)
+        .wrapping_add(f(b, c, d))
+        .wrapping_add(e)
+        .wrapping_add(wt);
+    [new_a, a, b.rotate_left(30), c, d]
+}
+
+/// [`step`] undone: the state before the step from the state after it.
+#[inline(always)]
+fn unstep([a1, b1, c1, d1, e1]: [u32; 5], wt: u32, f: fn(u32, u32, u32) -> u32) -> [u32; 5] {
+    let (a, b, c, d) = (b1, c1.rotate_right(30), d1, e1);
+    let e = a1
+        .wrapping_sub(a.rotate_left(5))
+        .wrapping_sub(f(b, c, d))
+        .wrapping_sub(wt);
+    [a, b, c, d, e]
+}
+
 /// Steps `from..to` forwards from `state` (the state before step `from`).
 /// One loop per round function, so no step chooses its function.
 #[inline(always)]
 fn forward(mut state: [u32; 5], w: &[u32; 80], from: usize, to: usize) -> [u32; 5] {
-    for (round, f) in ROUNDS.iter().enumerate() {
+    for (round, &f) in ROUNDS.iter().enumerate() {
         let (lo, hi) = (from.max(20 * round), to.min(20 * round + 20));
         for &wt in w.get(lo..hi).unwrap_or_default() {
-            let [a, b, c, d, e] = state;
-            let new_a = a
-                .rotate_left(5)
-                .wrapping_add(f(b, c, d))
-                .wrapping_add(e)
-                .wrapping_add(wt);
-            state = [new_a, a, b.rotate_left(30), c, d];
+            state = step(state, wt, f);
         }
     }
     state
@@ -77,15 +93,9 @@ fn forward(mut state: [u32; 5], w: &[u32; 80], from: usize, to: usize) -> [u32; 
 /// before step `from`.
 #[inline(always)]
 fn backward(mut state: [u32; 5], w: &[u32; 80], from: usize, to: usize) -> [u32; 5] {
-    for (round, f) in ROUNDS.iter().enumerate().rev() {
+    for (round, &f) in ROUNDS.iter().enumerate().rev() {
         for t in (to.max(20 * round)..from.min(20 * round + 20)).rev() {
-            let [a1, b1, c1, d1, e1] = state;
-            let (a, b, c, d) = (b1, c1.rotate_right(30), d1, e1);
-            let e = a1
-                .wrapping_sub(a.rotate_left(5))
-                .wrapping_sub(f(b, c, d))
-                .wrapping_sub(w[t]);
-            state = [a, b, c, d, e];
+            state = unstep(state, w[t], f);
         }
     }
     state
@@ -131,19 +141,82 @@ impl Midstates {
     }
 }
 
+/// The vectors of a filter `mask`, by their indices in [`DVS`], in
+/// [`DVS`] order (which vector is tried first does not change the
+/// answer).
+#[inline(always)]
+fn vectors(mask: u64) -> impl Iterator<Item = usize> {
+    let mut rest = mask & ALL_DVS;
+    core::iter::from_fn(move || {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest.wrapping_sub(1);
+        (bit < 64).then(|| usize::from(DV_OF_BIT[bit]))
+    })
+}
+
+/// Where a twin's test starts: a vector's twin, at the group boundary
+/// after or before its test step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TwinStart {
+    /// The vector's index in [`DVS`] (and [`MESSAGE_DIFFERENCES`]).
+    pub(crate) dv: usize,
+    /// The group the twin's state is before: 15 for the vectors tested
+    /// at step 58, 16 for those at step 65.
+    pub(crate) group: usize,
+    /// The twin's state before step 4·`group`.
+    pub(crate) state: [u32; 5],
+}
+
+/// Whether any vector in `mask` (the filter's answer) has a twin that
+/// `collides`: a block whose compression passes the states in `mid`
+/// (with the words W\[58\], W\[59\] and W\[64\] of its expanded message in
+/// `words`) is an attack block for vector d when its twin W ⊕ δ_d, from
+/// the state it shares with the block at d's test step, compresses to
+/// the block's output.
+///
+/// The twin's state at the test step is stepped, with the twin's words,
+/// to the nearest group boundary (step 60 or 64), so that `collides`
+/// runs whole groups only: it steps the twin out to step 80, which gives
+/// the chaining value the twin would need, and in again from that value,
+/// and the twin collides when it arrives at the same boundary state (the
+/// steps are a bijection, so this is the same test as stepping back to
+/// the twin's chaining value; sha1dc checks forwards only too).
+#[inline(always)]
+pub(crate) fn any_twin_collides(
+    mid: &Midstates,
+    [w58, w59, w64]: [u32; 3],
+    mask: u64,
+    mut collides: impl FnMut(&TwinStart) -> bool,
+) -> bool {
+    let [f2, f3] = [ROUNDS[2], ROUNDS[3]];
+    // The states before the two test steps, 58 and 65.
+    let at58 = unstep(unstep(mid.at60, w59, f2), w58, f2);
+    let at65 = step(mid.at64, w64, f3);
+    vectors(mask).any(|dv| {
+        let dm = &MESSAGE_DIFFERENCES[dv];
+        let start = if DVS[dv].test_step() == 58 {
+            let at60 = step(step(at58, w58 ^ dm[58], f2), w59 ^ dm[59], f2);
+            TwinStart {
+                dv,
+                group: 15,
+                state: at60,
+            }
+        } else {
+            TwinStart {
+                dv,
+                group: 16,
+                state: unstep(at65, w64 ^ dm[64], f3),
+            }
+        };
+        collides(&start)
+    })
+}
+
 /// Whether the block `w`, compressed from `ihv` to `output` through
 /// `mid`, is an attack block for one of the vectors in `mask` (the
 /// filter's answer), tried in [`DVS`] order; `groups` does the whole
-/// groups of steps.
-///
-/// The twin block collides when, from its state at the test step, its
-/// output equals `output`. That is checked forwards only, as sha1dc does
-/// on SHA-NI: the twin's state at the nearest group boundary (step 60 or
-/// 64) is stepped out to step 80, which gives the chaining value the twin
-/// would need; stepped in from that value, the twin must arrive at the same
-/// boundary state (the steps are a bijection, so this is the same test as
-/// stepping back to the twin's chaining value). The reduced-round mode
-/// asks for that chaining value itself, so it steps back.
+/// groups of steps ([`any_twin_collides`] says how). The reduced-round
+/// mode asks for the twin's chaining value itself, so it steps back.
 pub(crate) fn is_attack(
     ihv: &[u32; 5],
     output: &[u32; 5],
@@ -153,35 +226,55 @@ pub(crate) fn is_attack(
     reduced_round: bool,
     groups: impl Groups,
 ) -> bool {
-    // The states before the two test steps, 58 and 65.
-    let at58 = backward(mid.at60, w, 60, 58);
-    let at65 = forward(mid.at64, w, 64, 65);
-    // Only the vectors in `mask`, by their bits (which vector is tried
-    // first does not change the answer).
-    let mut rest = mask & ALL_DVS;
-    core::iter::from_fn(|| {
-        let bit = rest.trailing_zeros() as usize;
-        rest &= rest.wrapping_sub(1);
-        (bit < 64).then(|| usize::from(DV_OF_BIT[bit]))
-    })
-    .any(|d| {
-        let (dv, dm) = (DVS[d], &MESSAGE_DIFFERENCES[d]);
-        let twin: [u32; 80] = core::array::from_fn(|t| w[t] ^ dm[t]);
-        let from = dv.test_step();
-        let start = if from == 58 { at58 } else { at65 };
-        if reduced_round {
+    let twin = |dv: usize| -> [u32; 80] {
+        let dm = &MESSAGE_DIFFERENCES[dv];
+        core::array::from_fn(|t| w[t] ^ dm[t])
+    };
+    if reduced_round {
+        let at58 = backward(mid.at60, w, 60, 58);
+        let at65 = forward(mid.at64, w, 64, 65);
+        return vectors(mask).any(|dv| {
+            let twin = twin(dv);
+            let from = DVS[dv].test_step();
+            let start = if from == 58 { at58 } else { at65 };
             let twin_ihv = backward(start, &twin, from, 0);
             let twin_output = feed_forward(forward(start, &twin, from, 80), &twin_ihv);
-            return twin_output == *output || twin_ihv == *ihv;
-        }
-        let (boundary, at) = if from == 58 {
-            (15, forward(start, &twin, 58, 60))
-        } else {
-            (16, backward(start, &twin, 65, 64))
-        };
-        let end = groups(at, &twin, boundary, 20);
+            twin_output == *output || twin_ihv == *ihv
+        });
+    }
+    any_twin_collides(mid, [w[58], w[59], w[64]], mask, |start| {
+        let twin = twin(start.dv);
+        let end = groups(start.state, &twin, start.group, 20);
         let needed: [u32; 5] = core::array::from_fn(|i| output[i].wrapping_sub(end[i]));
-        groups(needed, &twin, 0, boundary) == at
+        groups(needed, &twin, 0, start.group) == start.state
+    })
+}
+
+/// For every vector (by index in [`DVS`]), a made-up attack block: its
+/// chaining value, expanded message and the output to test it against,
+/// which is its twin's output. The twin (another chaining value, W ⊕ δ)
+/// shares the block's state at the vector's test step, which is all the
+/// recompression assumes; no real collision is needed, since it takes the
+/// output as given. No published attack follows a vector tested at step
+/// 58, so this is what exercises that path.
+#[cfg(test)]
+pub(crate) fn made_up_attacks() -> impl Iterator<Item = (usize, [u32; 5], [u32; 80], [u32; 5])> {
+    (0..DVS.len()).map(|dv| {
+        let w = expand(&core::array::from_fn(|i| (i * 53 + dv * 7 + 3) as u8));
+        let dm = &MESSAGE_DIFFERENCES[dv];
+        let twin: [u32; 80] = core::array::from_fn(|t| w[t] ^ dm[t]);
+        let twin_ihv = [
+            0x0123_4567,
+            0x89AB_CDEF,
+            dv as u32,
+            0xFEDC_BA98,
+            0x7654_3210,
+        ];
+        let from = DVS[dv].test_step();
+        let shared = forward(twin_ihv, &twin, 0, from);
+        let ihv = backward(shared, &w, from, 0);
+        let output = feed_forward(forward(shared, &twin, from, 80), &twin_ihv);
+        (dv, ihv, w, output)
     })
 }
 
@@ -246,6 +339,29 @@ mod tests {
                 scalar_groups(state, &w, first, last),
                 "{first}..{last}"
             );
+        }
+    }
+
+    /// Every vector's made-up attack is flagged, by its own bit and among
+    /// all of them, in both modes; with any word of the output off by one
+    /// it is not.
+    #[test]
+    fn made_up_attacks_are_flagged() {
+        for (dv, ihv, w, output) in made_up_attacks() {
+            let mid = Midstates::stepped(&ihv, &w, scalar_groups);
+            for mask in [DVS[dv].mask_bit(), ALL_DVS] {
+                for reduced in [false, true] {
+                    let found = is_attack(&ihv, &output, &w, &mid, mask, reduced, scalar_groups);
+                    assert!(found, "{:?} {mask:x} {reduced}", DVS[dv]);
+                }
+            }
+            for i in 0..5 {
+                let mut off = output;
+                off[i] = off[i].wrapping_add(1);
+                let mask = DVS[dv].mask_bit();
+                let found = is_attack(&ihv, &off, &w, &mid, mask, false, scalar_groups);
+                assert!(!found, "{:?} word {i}", DVS[dv]);
+            }
         }
     }
 

@@ -141,6 +141,109 @@ pub(crate) const CHECK_TABLE: [SlicedCheck; CHECK_COUNT] = {
     t
 };
 
+/// The sliced shapes and checks laid out for eight `u64` lanes, each
+/// holding one 32-bit lane of two blocks ([`crate::x86`]'s paired
+/// AVX-512 form): the shapes in three vectors, the checks sorted by shape
+/// in ten, each of which reads at most two adjacent shape vectors. Every
+/// per-lane value is in both halves of its `u64`.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct PairTables {
+    /// Per plane lane of the two unpacked rows (see `plane_lane`): the
+    /// left shift that brings W\[64\]'s bit of the plane to bit 31.
+    pub(crate) w64_shift: [[u64; 8]; 2],
+    /// Per shape: the lanes (0–15 over the two plane vectors) of the
+    /// planes of bits i and j, the distance, all ones where the
+    /// relation's value is 1.
+    pub(crate) plane_i: [[u64; 8]; 3],
+    pub(crate) plane_j: [[u64; 8]; 3],
+    pub(crate) distance: [[u64; 8]; 3],
+    pub(crate) flip: [[u64; 8]; 3],
+    /// Per vector of checks: the first of its two shape vectors, then per
+    /// lane the shape's index in those two (0–15), the rotation, the
+    /// vectors it fails.
+    pub(crate) check_base: [usize; PAIR_CHECK_VECTORS],
+    pub(crate) check_shape: [[u64; 8]; PAIR_CHECK_VECTORS],
+    pub(crate) check_rotate: [[u64; 8]; PAIR_CHECK_VECTORS],
+    pub(crate) check_dvs: [[u64; 8]; PAIR_CHECK_VECTORS],
+}
+
+/// Vectors of eight checks.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const PAIR_CHECK_VECTORS: usize = CHECK_COUNT.div_ceil(8);
+
+/// Where plane p sits after two rows (dword p = plane p) are interleaved
+/// by `unpacklo`/`unpackhi` of dwords: lanes 0–7 of the first vector, 8–15
+/// of the second.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const fn plane_lane(p: usize) -> usize {
+    let (quad, r) = (p / 4, p % 4);
+    if r < 2 {
+        2 * quad + r
+    } else {
+        8 + 2 * quad + r - 2
+    }
+}
+
+/// A value in both halves of a `u64`.
+#[cfg(target_arch = "x86_64")]
+const fn both(v: u32) -> u64 {
+    v as u64 | (v as u64) << 32
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) static PAIR_TABLES: PairTables = {
+    const BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
+    let mut t = PairTables {
+        w64_shift: [[0; 8]; 2],
+        plane_i: [[0; 8]; 3],
+        plane_j: [[0; 8]; 3],
+        distance: [[0; 8]; 3],
+        flip: [[0; 8]; 3],
+        check_base: [0; PAIR_CHECK_VECTORS],
+        check_shape: [[0; 8]; PAIR_CHECK_VECTORS],
+        check_rotate: [[0; 8]; PAIR_CHECK_VECTORS],
+        check_dvs: [[0; 8]; PAIR_CHECK_VECTORS],
+    };
+    let mut p = 0;
+    while p < BITS.len() {
+        let lane = plane_lane(p);
+        t.w64_shift[lane / 8][lane % 8] = both(31 - BITS[p]);
+        p += 1;
+    }
+    let mut s = 0;
+    while s < SHAPE_COUNT {
+        let shape = SHAPE_TABLE[s];
+        t.plane_i[s / 8][s % 8] = plane_lane(shape.plane_i) as u64;
+        t.plane_j[s / 8][s % 8] = plane_lane(shape.plane_j) as u64;
+        t.distance[s / 8][s % 8] = both(shape.distance);
+        t.flip[s / 8][s % 8] = both(shape.flip);
+        s += 1;
+    }
+    let mut n = 0;
+    let mut shape = 0;
+    while shape < SHAPE_COUNT {
+        let mut c = 0;
+        while c < CHECK_COUNT {
+            let check = CHECK_TABLE[c];
+            if check.shape == shape {
+                let (v, lane) = (n / 8, n % 8);
+                if lane == 0 {
+                    t.check_base[v] = shape / 8;
+                }
+                let index = shape - 8 * t.check_base[v];
+                assert!(index < 16, "eight checks span at most two shape vectors");
+                t.check_shape[v][lane] = index as u64;
+                t.check_rotate[v][lane] = both(check.rotate);
+                t.check_dvs[v][lane] = both(check.dvs);
+                n += 1;
+            }
+            c += 1;
+        }
+        shape += 1;
+    }
+    t
+};
+
 /// The sliced planes of an expanded message, one at a time: plane p, bit
 /// t − [`START`], is bit `PLANE_BITS[p]` of W\[t\].
 #[cfg(test)]

@@ -1,31 +1,36 @@
 //! The collision filter ([`crate::checked`]) on AVX-512 with VBMI and
-//! GFNI: the whole filter in about sixty vector instructions, where the
-//! SSSE3 planes and scalar checks take several hundred.
+//! GFNI for a few blocks: two blocks a pass, in about eighty vector
+//! instructions, where the SSSE3 planes and scalar checks take several
+//! hundred a block.
 //!
-//! - **Planes**: one two-register byte permute (`vpermt2b`) gathers the low
-//!   and the top byte of W\[32..64\] as eight-word groups, one per `u64`;
-//!   `gf2p8affineqb`, with the data as its matrix and one-hot bytes as its
-//!   input, transposes each group's 8×8 bits, so byte j of a group holds
-//!   bit j of its eight words; one masked byte permute lines the groups up
-//!   as planes, one `u64` lane each. W\[64..68\] takes the same steps into
-//!   byte 4 of every plane.
+//! This is the bit-sliced form ([`crate::x86::filter_sliced`]) with two
+//! blocks in place of sixteen: each `u64` lane holds one 32-bit lane of
+//! each block, and the shapes and checks, one per lane instead of one per
+//! instruction, are fetched with permutes.
+//!
+//! - **Planes**: each block's row (dword p is its plane p) as in the
+//!   sliced form; interleaving the two rows' dwords puts plane p of both
+//!   in one `u64`; W\[64\]'s bits are shifted into bit 31 of each.
 //! - **Shapes**: per eight shapes, two `u64` permutes fetch the planes, a
 //!   variable shift and a three-way xor make the failures.
-//! - **Checks**: the 72 checks, sorted by shape, in nine vectors: a permute
+//! - **Checks**: the 75 checks, sorted by shape, in ten vectors: a permute
 //!   fetches each lane's shape, a variable rotate and an and-or collect
-//!   the failed vectors; one horizontal or ends it.
+//!   the failed vectors; one horizontal or ends it, one block in each
+//!   half.
 //!
-//! The tables come from [`crate::checked::VECTOR_TABLES`], built from the
-//! same relation table as the portable form at compile time.
+//! The tables ([`crate::checked::sliced::PAIR_TABLES`]) are the sliced
+//! form's, laid out at compile time. An earlier form filtered one block a
+//! pass in 36-bit planes: the same instructions for half the blocks.
 
-use crate::checked::{ALL_DVS, VECTOR_TABLES};
+use crate::checked::sliced::{ALL, PAIR_CHECK_VECTORS, PAIR_TABLES, to_mask};
+use crate::x86::filter_sliced::row;
 use crate::x86::planes::ReversedGroups;
 use crate::x86::shani_checked::Spill;
 use core::arch::x86_64::{
-    __m512i, _mm512_castsi128_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
-    _mm512_mask_permutexvar_epi8, _mm512_maskz_permutexvar_epi8, _mm512_permutex2var_epi8,
-    _mm512_permutex2var_epi64, _mm512_reduce_or_epi64, _mm512_rorv_epi64, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_srlv_epi64, _mm512_ternarylogic_epi64,
+    __m128i, __m512i, _mm512_loadu_si512, _mm512_or_si512, _mm512_permutex2var_epi64,
+    _mm512_reduce_or_epi64, _mm512_rorv_epi32, _mm512_set1_epi32, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_sllv_epi32, _mm512_srlv_epi32, _mm512_ternarylogic_epi32,
+    _mm512_ternarylogic_epi64, _mm512_unpackhi_epi32, _mm512_unpacklo_epi32,
 };
 
 detection_token! {
@@ -37,83 +42,16 @@ detection_token! {
 }
 
 impl Avx512Filter {
-    /// The vectors whose relations all hold for the schedule words in
-    /// `groups` (see [`crate::checked`]'s `dv_mask`).
-    #[cfg(test)]
-    pub(crate) fn dv_mask(self, groups: &ReversedGroups) -> u64 {
-        // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
-        // feature that `dv_mask` enables.
-        unsafe { dv_mask(groups) }
-    }
-
-    /// The first of `spills` whose window the filter lets through, with
-    /// its mask.
+    /// Which of `spills` (at most 32) the filter lets through, as bits,
+    /// with each one's mask in `masks` (the others' entries are set to 0).
     #[inline]
-    pub(crate) fn first_suspect(self, spills: &[Spill]) -> Option<(usize, u64)> {
+    pub(crate) fn suspects(self, spills: &[Spill], masks: &mut [u64]) -> u32 {
+        assert!(spills.len() <= 32 && masks.len() >= spills.len());
         // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
-        // feature that `first_suspect` enables.
-        unsafe { first_suspect(spills) }
+        // feature that `suspects` enables.
+        unsafe { suspects(spills, masks) }
     }
 }
-
-/// Byte tables for the permutes, built at compile time.
-#[repr(C, align(64))]
-struct ByteTables {
-    /// `vpermt2b` over groups 0–7 (128 bytes): `u64` q < 4 gets the low
-    /// bytes of W\[32 + 8q ..\], q ≥ 4 the top bytes of W\[32 + 8(q − 4) ..\],
-    /// each with word k of the eight in byte 7 − k (the transpose reverses).
-    gather: [u8; 64],
-    /// `vpermb` over group 8 (W\[64..68\], bytes 0–15): `u64` 0 gets the
-    /// low bytes, `u64` 1 the top bytes, in the same reversed order.
-    gather_tail: [u8; 64],
-    /// From the transposed bytes to planes: plane p (a `u64` lane) takes
-    /// byte p (bit p) of `u64`s 0–3, and planes 28–30 (lanes 0–2 of the
-    /// second vector) bytes 4–6 of `u64`s 4–7.
-    low_planes: [u8; 64],
-    high_planes: [u8; 64],
-    /// The tail's transposed bytes into byte 4 of every plane.
-    low_tail: [u8; 64],
-    high_tail: [u8; 64],
-}
-
-/// Where W_t's byte `b` sits among the spilled groups: group (t − 32) / 4,
-/// word t − 32 − 4g in lane 3 − that.
-pub(super) const fn spilled(t: usize, b: usize) -> u8 {
-    let g = (t - 32) / 4;
-    let m = (t - 32) % 4;
-    (16 * g + 4 * (3 - m) + b) as u8
-}
-
-static BYTES: ByteTables = {
-    let mut t = ByteTables {
-        gather: [0; 64],
-        gather_tail: [0; 64],
-        low_planes: [0; 64],
-        high_planes: [0; 64],
-        low_tail: [0; 64],
-        high_tail: [0; 64],
-    };
-    let mut n = 0;
-    while n < 64 {
-        let (q, k) = (n / 8, n % 8);
-        let word = 32 + 8 * (q % 4) + (7 - k);
-        t.gather[n] = spilled(word, if q < 4 { 0 } else { 3 });
-        // Words 64..67 are the top four of eight (bytes 0–3 of each u64
-        // hold words 68..71, which do not exist: byte 0 of group 8 stands
-        // in, and its bits land above the plane's 36 and are masked off).
-        t.gather_tail[n] = match (q, 7 - k) {
-            (0, w) if w < 4 => spilled(64 + w, 0) - 128,
-            (1, w) if w < 4 => spilled(64 + w, 3) - 128,
-            _ => 0,
-        };
-        t.low_planes[n] = (8 * (k % 4) + q) as u8;
-        t.high_planes[n] = (8 * (4 + k % 4) + 4 + q) as u8;
-        t.low_tail[n] = q as u8;
-        t.high_tail[n] = (8 + 4 + q) as u8;
-        n += 1;
-    }
-    t
-};
 
 /// `u64` lanes from a table row.
 macro_rules! lanes {
@@ -134,86 +72,116 @@ macro_rules! bytes {
 }
 pub(super) use bytes;
 
-/// [`Avx512Filter::first_suspect`]. Never inlined: the SHA-NI kernel calls
-/// it between batches of legacy-SSE SHA instructions, which run many times
-/// slower while the upper halves of the vector registers are dirty;
-/// returning clears them (`vzeroupper`). One call filters a batch, so the
-/// windows' filters overlap one another and the SHA rounds run undisturbed.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-#[inline(never)]
-fn first_suspect(spills: &[Spill]) -> Option<(usize, u64)> {
-    let masks = spills.iter().map(|spill| dv_mask(spill.window()));
-    masks.enumerate().find(|&(_, mask)| mask != 0)
+/// Where W_t's byte `b` sits among the spilled groups: group (t − 32) / 4,
+/// word t − 32 − 4g in lane 3 − that.
+pub(super) const fn spilled(t: usize, b: usize) -> u8 {
+    let g = (t - 32) / 4;
+    let m = (t - 32) % 4;
+    (16 * g + 4 * (3 - m) + b) as u8
 }
 
-/// The filter of one window.
+/// A value in both halves of a `u64`.
+const fn both(v: u32) -> u64 {
+    v as u64 | (v as u64) << 32
+}
+
+/// [`Avx512Filter::suspects`]. Never inlined: the SHA-NI kernel calls it
+/// between batches of legacy-SSE SHA instructions, which run many times
+/// slower while the upper halves of the vector registers are dirty;
+/// returning clears them (`vzeroupper`).
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+#[inline(never)]
+fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
+    let mut suspects = 0;
+    for (pair, (spills, masks)) in spills.chunks(2).zip(masks.chunks_mut(2)).enumerate() {
+        let a = spills[0].window();
+        let b = spills.get(1).map_or(a, Spill::window);
+        let sliced = pair_masks(a, b);
+        for (i, mask) in masks.iter_mut().enumerate().take(spills.len()) {
+            *mask = to_mask((sliced >> (32 * i)) as u32);
+            suspects |= u32::from(*mask != 0) << (2 * pair + i);
+        }
+    }
+    suspects
+}
+
+/// The sliced masks of the windows `a` (low half) and `b` (high half).
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 #[inline]
-fn dv_mask(groups: &ReversedGroups) -> u64 {
-    // SAFETY: `groups` is 144 readable bytes; these read its first 128.
-    let (first, second) = unsafe {
-        let at = groups.as_ptr().cast::<__m512i>();
-        (_mm512_loadu_si512(at), _mm512_loadu_si512(at.add(1)))
+fn pair_masks(a: &ReversedGroups, b: &ReversedGroups) -> u64 {
+    let t = &PAIR_TABLES;
+    // W[64]: the top lane of group 16, the last of the window.
+    let w64 = |groups: &ReversedGroups| {
+        // SAFETY: both types are 16 bytes of plain bits.
+        u64::from(unsafe { core::mem::transmute::<__m128i, [u32; 4]>(groups[8]) }[3])
     };
-    let tail = _mm512_castsi128_si512(groups[8]);
-    // One-hot bytes: the transpose's input, byte j = 1 << j.
-    let one_hot = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
-    let words = _mm512_permutex2var_epi8(first, bytes!(BYTES.gather), second);
-    let bits = _mm512_gf2p8affine_epi64_epi8::<0>(one_hot, words);
-    let tail_words =
-        _mm512_maskz_permutexvar_epi8(0x0000_0000_0000_FFFF, bytes!(BYTES.gather_tail), tail);
-    let tail_bits = _mm512_gf2p8affine_epi64_epi8::<0>(one_hot, tail_words);
-    // Planes 0–7, then 28–30: bytes 0–3 from the main words, byte 4 from
-    // the tail, the rest zero.
-    const BODY: u64 = 0x0F0F_0F0F_0F0F_0F0F;
-    const TAIL: u64 = 0x1010_1010_1010_1010;
-    let low = _mm512_maskz_permutexvar_epi8(BODY, bytes!(BYTES.low_planes), bits);
-    let low = _mm512_mask_permutexvar_epi8(low, TAIL, bytes!(BYTES.low_tail), tail_bits);
-    let high = _mm512_maskz_permutexvar_epi8(BODY & 0xFF_FFFF, bytes!(BYTES.high_planes), bits);
-    let high =
-        _mm512_mask_permutexvar_epi8(high, TAIL & 0xFF_FFFF, bytes!(BYTES.high_tail), tail_bits);
-    // The tail's byte 4 holds words 64..71, of which 64..67 are real.
-    let planes = [low, high];
-
-    let t = &VECTOR_TABLES;
+    // Plane p of both blocks in `u64` lane `plane_lane(p)`, with W[64]'s
+    // bit (the rows hold W[32]'s there) selected into bit 31.
+    let (row_a, row_b) = (row(a), row(b));
+    let w64 = _mm512_set1_epi64((w64(a) | w64(b) << 32) as i64);
+    let top = _mm512_set1_epi32(i32::MIN);
+    let unpacked = [
+        _mm512_unpacklo_epi32(row_a, row_b),
+        _mm512_unpackhi_epi32(row_a, row_b),
+    ];
+    let planes: [__m512i; 2] = core::array::from_fn(|h| {
+        let w64_bit = _mm512_sllv_epi32(w64, lanes!(t.w64_shift[h]));
+        // top ? w64_bit : plane
+        _mm512_ternarylogic_epi32::<0xCA>(top, w64_bit, unpacked[h])
+    });
     let mut failures = [_mm512_setzero_si512(); 4];
     for (s, failure) in failures.iter_mut().take(3).enumerate() {
         let i = _mm512_permutex2var_epi64(planes[0], lanes!(t.plane_i[s]), planes[1]);
         let j = _mm512_permutex2var_epi64(planes[0], lanes!(t.plane_j[s]), planes[1]);
-        let shifted = _mm512_srlv_epi64(j, lanes!(t.distance[s]));
+        let shifted = _mm512_srlv_epi32(j, lanes!(t.distance[s]));
         *failure = _mm512_ternarylogic_epi64::<0x96>(i, shifted, lanes!(t.flip[s]));
     }
-    let mut failed = _mm512_setzero_si512();
-    for v in 0..9 {
+    // Two accumulators: two short dependency chains rather than one.
+    let mut failed = [_mm512_setzero_si512(); 2];
+    for v in 0..PAIR_CHECK_VECTORS {
         let base = t.check_base[v];
         let shape =
             _mm512_permutex2var_epi64(failures[base], lanes!(t.check_shape[v]), failures[base + 1]);
-        let rotated = _mm512_rorv_epi64(shape, lanes!(t.check_rotate[v]));
+        let rotated = _mm512_rorv_epi32(shape, lanes!(t.check_rotate[v]));
         // failed | (rotated & dvs)
-        failed = _mm512_ternarylogic_epi64::<0xF8>(failed, rotated, lanes!(t.check_dvs[v]));
+        failed[v % 2] =
+            _mm512_ternarylogic_epi64::<0xF8>(failed[v % 2], rotated, lanes!(t.check_dvs[v]));
     }
-    let failed = _mm512_reduce_or_epi64(failed) as u64;
-    ALL_DVS & !failed
+    let failed = _mm512_reduce_or_epi64(_mm512_or_si512(failed[0], failed[1])) as u64;
+    both(ALL) & !failed
 }
 
 #[cfg(test)]
 mod tests {
     use super::Avx512Filter;
     use crate::checked::{dv_mask_reference, test_words};
-    use crate::x86::planes::reversed_groups;
+    use crate::x86::shani_checked::Spill;
+    use std::vec::Vec;
 
+    /// Batches of one to five windows, every other one made to pass a
+    /// vector: the suspects and their masks equal the reference's.
     #[test]
-    fn equals_the_reference() {
+    fn suspects_equal_the_reference() {
         let Some(filter) = Avx512Filter::detect() else {
             assert!(cfg!(sha1_fast_force = "none") || !std::is_x86_feature_detected!("avx512vbmi"));
             return;
         };
-        for (round, w) in test_words(20_000).enumerate() {
-            assert_eq!(
-                filter.dv_mask(&reversed_groups(&w)),
-                dv_mask_reference(&w),
-                "round {round}"
-            );
+        let words: Vec<[u32; 80]> = test_words(6_000).collect();
+        for (round, batch) in words.chunks(5).enumerate() {
+            for len in 1..=batch.len() {
+                let batch = &batch[batch.len() - len..];
+                let spills: Vec<Spill> = batch.iter().map(Spill::of_schedule).collect();
+                let mut masks = [u64::MAX; 5];
+                let found = filter.suspects(&spills, &mut masks);
+                for (i, w) in batch.iter().enumerate() {
+                    let expected = dv_mask_reference(w);
+                    assert_eq!(found >> i & 1 != 0, expected != 0, "round {round} at {i}");
+                    if expected != 0 {
+                        assert_eq!(masks[i], expected, "round {round} at {i}");
+                    }
+                }
+                assert_eq!(found >> len, 0, "round {round}");
+            }
         }
     }
 }

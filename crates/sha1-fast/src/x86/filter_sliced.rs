@@ -1,12 +1,13 @@
 //! The collision filter ([`crate::checked`]) bit-sliced on AVX-512 with
 //! VBMI and GFNI: sixteen blocks per pass, one per 32-bit lane, so each
-//! shape and each check is two instructions for all sixteen (the
-//! per-window form in [`crate::x86::filter_avx512`] spends about sixty
-//! instructions on every block).
+//! shape and each check is two instructions for all sixteen (the paired
+//! form in [`crate::x86::filter_avx512`] spends about forty on every
+//! block).
 //!
 //! - **Rows**: per block, a two-register byte permute gathers the low and
 //!   the top byte of W\[33..64\] as eight-word groups, `gf2p8affineqb`
-//!   transposes each group's 8×8 bits (as in the per-window form), and one
+//!   transposes each group's 8×8 bits, so byte j of a group holds bit j of
+//!   its eight words (the data is the matrix, one-hot bytes the input), and one
 //!   byte permute makes dword p the block's 32-bit plane p.
 //! - **Planes**: per plane, a gather takes dword p of the sixteen rows,
 //!   and a select puts W\[64\]'s bit (gathered from the spills) in bit 31.
@@ -19,6 +20,7 @@ use crate::checked::sliced::{
 };
 use crate::checked::unrolled;
 use crate::x86::filter_avx512::{Avx512Filter, bytes, spilled};
+use crate::x86::planes::ReversedGroups;
 use crate::x86::shani_checked::Spill;
 use core::arch::x86_64::{
     __m512i, _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
@@ -33,13 +35,15 @@ use core::arch::x86_64::{
 pub(crate) const LANES: usize = 16;
 
 impl Avx512Filter {
-    /// The first of `spills` that the filter lets through, with its mask
-    /// (as [`Avx512Filter::first_suspect`]), sixteen blocks per pass.
+    /// Which of `spills` (at most 32) the filter lets through, as bits,
+    /// with each one's mask in `masks` (as [`Avx512Filter::suspects`]),
+    /// sixteen blocks per pass.
     #[inline]
-    pub(crate) fn first_suspect_sliced(self, spills: &[Spill]) -> Option<(usize, u64)> {
+    pub(crate) fn suspects_sliced(self, spills: &[Spill], masks: &mut [u64]) -> u32 {
+        assert!(spills.len() <= 32 && masks.len() >= spills.len());
         // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
-        // feature that `first_suspect` enables.
-        unsafe { first_suspect(spills) }
+        // feature that `suspects` enables.
+        unsafe { suspects(spills, masks) }
     }
 }
 
@@ -82,23 +86,46 @@ static BYTES: ByteTables = {
 /// The plane bits, in plane order.
 const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
 
-/// [`Avx512Filter::first_suspect_sliced`]. Never inlined, for the same
-/// reason as the per-window form: the SHA-NI kernel's legacy-SSE
-/// instructions must not run with dirty upper vector halves.
+/// [`Avx512Filter::suspects_sliced`]. Never inlined, for the same reason
+/// as the paired form: the SHA-NI kernel's legacy-SSE instructions
+/// must not run with dirty upper vector halves.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 #[inline(never)]
-fn first_suspect(spills: &[Spill]) -> Option<(usize, u64)> {
+fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
+    let mut suspects = 0;
     for (pass, chunk) in spills.chunks(LANES).enumerate() {
-        let (passed, masks) = pass_masks(chunk);
+        let (mut passed, sliced) = pass_masks(chunk);
+        suspects |= u32::from(passed) << (pass * LANES);
         if passed != 0 {
-            let lane = passed.trailing_zeros() as usize;
             let mut out = [0u32; LANES];
             // SAFETY: `out` is 64 writable bytes.
-            unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), masks) };
-            return Some((pass * LANES + lane, to_mask(out[lane])));
+            unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), sliced) };
+            while passed != 0 {
+                let lane = passed.trailing_zeros() as usize;
+                masks[pass * LANES + lane] = to_mask(out[lane]);
+                passed &= passed - 1;
+            }
         }
     }
-    None
+    suspects
+}
+
+/// A window's row: dword p holds its plane p (bit t − 33 is bit
+/// `PLANE_BITS[p]` of W\[t\]), with W\[32\]'s bit standing in for W\[64\]'s.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+#[inline]
+pub(super) fn row(window: &ReversedGroups) -> __m512i {
+    // One-hot bytes: the transpose's input, byte j = 1 << j.
+    let one_hot = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
+    let groups = &window[..8];
+    // SAFETY: `groups` is 128 readable bytes.
+    let (first, second) = unsafe {
+        let at = groups.as_ptr().cast::<__m512i>();
+        (_mm512_loadu_si512(at), _mm512_loadu_si512(at.add(1)))
+    };
+    let words = _mm512_permutex2var_epi8(first, bytes!(BYTES.gather), second);
+    let bits = _mm512_gf2p8affine_epi64_epi8::<0>(one_hot, words);
+    _mm512_permutexvar_epi8(bytes!(BYTES.arrange), bits)
 }
 
 /// The sliced masks of up to sixteen blocks, and which lanes passed.
@@ -106,18 +133,9 @@ fn first_suspect(spills: &[Spill]) -> Option<(usize, u64)> {
 #[inline]
 fn pass_masks(chunk: &[Spill]) -> (u16, __m512i) {
     let valid = ((1u32 << chunk.len()) - 1) as u16;
-    let one_hot = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
     let mut rows = [_mm512_setzero_si512(); LANES];
     for (row, spill) in rows.iter_mut().zip(chunk) {
-        let groups = &spill.w[8..16];
-        // SAFETY: `groups` is 128 readable bytes.
-        let (first, second) = unsafe {
-            let at = groups.as_ptr().cast::<__m512i>();
-            (_mm512_loadu_si512(at), _mm512_loadu_si512(at.add(1)))
-        };
-        let words = _mm512_permutex2var_epi8(first, bytes!(BYTES.gather), second);
-        let bits = _mm512_gf2p8affine_epi64_epi8::<0>(one_hot, words);
-        *row = _mm512_permutexvar_epi8(bytes!(BYTES.arrange), bits);
+        *row = self::row(spill.window());
     }
     // W[64] of each block: lane 3 of its group 16.
     let stride = core::mem::size_of::<Spill>() as i32;
@@ -220,8 +238,8 @@ mod tests {
     use crate::x86::shani_checked::Spill;
     use std::vec::Vec;
 
-    /// Every position in a batch, every batch length: the first suspect
-    /// and its mask equal the reference's.
+    /// Every position in a batch, every batch length: the suspects and
+    /// their masks equal the reference's.
     #[test]
     fn equals_the_reference() {
         let Some(filter) = Avx512Filter::detect() else {
@@ -230,20 +248,24 @@ mod tests {
         let words: Vec<[u32; 80]> = test_words(4_000).collect();
         // Random words, with one made to pass a vector at `at`.
         let (random, passing): (Vec<_>, Vec<_>) = words.chunks(2).map(|p| (p[0], p[1])).unzip();
-        for (round, batch) in random.chunks(37).enumerate() {
+        for (round, batch) in random.chunks(32).enumerate() {
             for at in 0..batch.len() {
                 let mut batch = batch.to_vec();
-                batch[at] = passing[(round * 37 + at) % passing.len()];
+                batch[at] = passing[(round * 32 + at) % passing.len()];
                 let spills: Vec<Spill> = batch.iter().map(Spill::of_schedule).collect();
                 for from in [0, 1, 15, 16, 17, 30] {
-                    let expected = batch
-                        .iter()
-                        .enumerate()
-                        .skip(from)
-                        .map(|(i, w)| (i - from, dv_mask_reference(w)))
-                        .find(|&(_, mask)| mask != 0);
-                    let got = filter.first_suspect_sliced(spills.get(from..).unwrap_or_default());
-                    assert_eq!(got, expected, "round {round} at {at} from {from}");
+                    let spills = spills.get(from..).unwrap_or_default();
+                    let expected: Vec<u64> =
+                        batch.iter().skip(from).map(dv_mask_reference).collect();
+                    let mut masks = [0; 32];
+                    let got = filter.suspects_sliced(spills, &mut masks);
+                    for (i, &mask) in expected.iter().enumerate() {
+                        assert_eq!(got >> i & 1 != 0, mask != 0, "round {round} at {at}+{i}");
+                        if mask != 0 {
+                            assert_eq!(masks[i], mask, "round {round} at {at}+{i}");
+                        }
+                    }
+                    assert_eq!(got.checked_shr(expected.len() as u32).unwrap_or(0), 0);
                 }
             }
         }

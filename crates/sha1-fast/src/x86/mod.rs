@@ -30,4 +30,6 @@ pub(crate) mod shani;
 #[allow(unsafe_code)]
 pub(crate) mod shani_checked;
 #[allow(unsafe_code)]
+pub(crate) mod shani_twin;
+#[allow(unsafe_code)]
 pub(crate) mod simd_schedule;

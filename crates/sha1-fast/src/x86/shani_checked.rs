@@ -43,20 +43,20 @@ use core::mem::MaybeUninit;
 /// filter call for all of them.
 const BATCH: usize = 16;
 
-/// Batches up to this long take the per-window AVX-512 filter: the
-/// sliced one costs the same for one block as for sixteen.
-const PER_WINDOW: usize = 4;
+/// Batches up to this long take the paired AVX-512 filter (two blocks a
+/// pass): the sliced one costs the same for one block as for sixteen.
+const PAIRED_MAX: usize = 4;
 
 /// A batch's spills, written by a kernel before they are read: room for
 /// a batch and a short remainder (the one-shot's tail).
 type Slots = [MaybeUninit<Spill>; SLOTS];
 
 /// Slots per lane.
-const SLOTS: usize = BATCH + PER_WINDOW;
+const SLOTS: usize = BATCH + PAIRED_MAX;
 
 /// One block's expanded message as the kernel spills it: group k holds
 /// W\[4k..4k+4\], W_{4k} in the top lane.
-type Schedule = [__m128i; 20];
+pub(crate) type Schedule = [__m128i; 20];
 
 /// What the kernel keeps of one block.
 #[derive(Clone, Copy)]
@@ -85,6 +85,12 @@ impl Spill {
     /// The filter's window, W\[32..68\].
     pub(crate) fn window(&self) -> &ReversedGroups {
         self.w[8..17].try_into().expect("nine groups")
+    }
+
+    /// W\[64\], the one word the filter reads past the window's first
+    /// eight groups.
+    pub(crate) fn w64(&self) -> u32 {
+        lanes(self.w[16])[3]
     }
 
     /// The chaining value before the block.
@@ -116,6 +122,27 @@ impl Spill {
             before: [zero; 2],
             mid: [zero; 3],
             w: core::array::from_fn(group),
+        }
+    }
+
+    /// A spill of the block with expanded message `w` compressed from
+    /// `ihv`, with the states the kernel keeps, for the recompression's
+    /// tests.
+    #[cfg(test)]
+    pub(crate) fn of_block(ihv: &[u32; 5], w: &[u32; 80]) -> Spill {
+        let abcd = |[a, b, c, d, _]: [u32; 5]| {
+            // SAFETY: both types are 16 bytes of plain bits.
+            unsafe { core::mem::transmute::<[u32; 4], __m128i>([d, c, b, a]) }
+        };
+        let at = |group| crate::checked::scalar_groups(*ihv, w, 0, group);
+        let e = {
+            // SAFETY: as above.
+            unsafe { core::mem::transmute::<[u32; 4], __m128i>([0, 0, 0, ihv[4]]) }
+        };
+        Spill {
+            before: [abcd(*ihv), e],
+            mid: [abcd(at(14)), abcd(at(15)), abcd(at(16))],
+            ..Spill::of_schedule(w)
         }
     }
 
@@ -172,9 +199,21 @@ macro_rules! group {
     };
 }
 
+/// A run of blocks in two parts (a body and its padded tail), read as one.
+type Parts<'b> = [&'b [[u8; 64]]; 2];
+
+/// Block `i` of `parts`.
+#[inline(always)]
+fn nth_block<'b>([first, second]: Parts<'b>, i: usize) -> &'b [u8; 64] {
+    match first.get(i) {
+        Some(block) => block,
+        None => &second[i - first.len()],
+    }
+}
+
 /// A kernel: in each of `N` lanes, the first `count` of `blocks[lane]`
 /// into `states[lane]`, each block's [`Spill`] into the slot of
-/// `spills[lane]` at `at` plus its index. Emitted once per feature set, so each is
+/// `spills[lane]` at its index. Emitted once per feature set, so each is
 /// compiled with its own.
 macro_rules! spilling_rounds {
     ($(#[$doc:meta])* $name:ident, $features:literal) => {
@@ -182,20 +221,20 @@ macro_rules! spilling_rounds {
         #[target_feature(enable = $features)]
         fn $name<const N: usize>(
             abcd_e: &mut [[__m128i; 2]; N],
-            blocks: [&[[u8; 64]]; N],
+            blocks: [Parts<'_>; N],
             spills: &mut [Slots; N],
-            at: usize,
             count: usize,
         ) {
             let big_endian_words = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F);
             let (mut abcd, mut e) = (abcd_e.map(|[abcd, _]| abcd), abcd_e.map(|[_, e]| e));
-            let count = count.min(SLOTS - at.min(SLOTS));
+            let count = count.min(SLOTS);
             for i in 0..count {
                 let (abcd_in, e_in) = (abcd, e);
                 let mut w: [Schedule; N] = [[_mm_set_epi64x(0, 0); 20]; N];
                 let mut mid = [[_mm_set_epi64x(0, 0); 3]; N];
                 for lane in 0..N {
-                    for (q, bytes) in blocks[lane][i].as_chunks::<16>().0.iter().enumerate() {
+                    let block = nth_block(blocks[lane], i);
+                    for (q, bytes) in block.as_chunks::<16>().0.iter().enumerate() {
                         // SAFETY: `bytes` is 16 readable bytes; `loadu`
                         // needs no alignment.
                         let words = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
@@ -231,7 +270,7 @@ macro_rules! spilling_rounds {
                     // LLVM merges into `zmm` copies, which would leave the
                     // upper halves dirty for the next block's SHA
                     // instructions (`cargo xtask asm-check`).
-                    let spill = spills[lane][at + i].as_mut_ptr();
+                    let spill = spills[lane][i].as_mut_ptr();
                     // SAFETY: `spill` points at a slot of `spills`, whose
                     // fields are 16-byte aligned `__m128i`s; these write
                     // them without reading them.
@@ -272,24 +311,65 @@ spilling_rounds!(
     "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
 );
 
-/// The SSSE3 planes' filter over a batch: the first window it lets
-/// through, with its mask.
+/// The SSSE3 planes' filter over a batch (as [`suspects`]).
 #[target_feature(enable = "sse2,ssse3")]
-fn first_suspect_ssse3(spills: &[Spill]) -> Option<(usize, u64)> {
-    let masks = spills
-        .iter()
-        .map(|spill| dv_mask_from_planes(&planes::planes(spill.window())));
-    masks.enumerate().find(|&(_, mask)| mask != 0)
+fn suspects_ssse3(spills: &[Spill], masks: &mut Masks) -> u32 {
+    let mut suspects = 0;
+    for (i, (spill, out)) in spills.iter().zip(masks).enumerate() {
+        *out = dv_mask_from_planes(&planes::planes(spill.window()));
+        suspects |= u32::from(*out != 0) << i;
+    }
+    suspects
 }
 
-/// A block the filter let through, for the recompression.
-pub(crate) struct Suspect {
-    pub(crate) ihv: [u32; 5],
+/// A block the filter let through, for the recompression: what the
+/// kernel kept of it, the state after it and the filter's mask.
+pub(crate) struct Suspect<'s> {
+    spill: &'s Spill,
     pub(crate) output: [u32; 5],
-    pub(crate) w: [u32; 80],
-    pub(crate) mid: Midstates,
     pub(crate) mask: u64,
 }
+
+impl<'s> Suspect<'s> {
+    /// The suspect `spill`, for the recompression's tests.
+    #[cfg(test)]
+    pub(crate) fn new(spill: &'s Spill, output: [u32; 5], mask: u64) -> Self {
+        Suspect {
+            spill,
+            output,
+            mask,
+        }
+    }
+
+    /// The chaining value before the block.
+    pub(crate) fn ihv(&self) -> [u32; 5] {
+        self.spill.ihv()
+    }
+
+    /// The block's expanded message, W\[0\] first.
+    pub(crate) fn schedule(&self) -> [u32; 80] {
+        self.spill.schedule()
+    }
+
+    /// The spilled groups of the expanded message.
+    pub(crate) fn groups(&self) -> &Schedule {
+        &self.spill.w
+    }
+
+    /// The states of the block's compression before steps 60 and 64.
+    pub(crate) fn midstates(&self) -> Midstates {
+        self.spill.midstates()
+    }
+
+    /// W\[58\], W\[59\] and W\[64\], where the recompression steps on its own.
+    pub(crate) fn test_words(&self) -> [u32; 3] {
+        let [w59, w58, ..] = lanes(self.spill.w[14]);
+        [w58, w59, self.spill.w64()]
+    }
+}
+
+/// The filter's masks of a batch's blocks.
+type Masks = [u64; SLOTS];
 
 impl ShaNi {
     /// [`crate::checked`]'s compression on this backend: compresses
@@ -304,14 +384,12 @@ impl ShaNi {
         state: &mut [u32; 5],
         blocks: &[[u8; 64]],
         avx512: Option<Avx512Filter>,
-        mut is_attack: impl FnMut(&Suspect) -> bool,
+        mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> Option<usize> {
         let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
         let mut states = [*state];
         for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
-            // SAFETY: nothing is read before slot 0.
-            let [spills] =
-                unsafe { self.spill(avx512, &mut states, [batch], &mut slots, 0, batch.len()) };
+            let [spills] = self.spill(avx512, &mut states, [[batch, &[]]], &mut slots, batch.len());
             if let Some(i) = first_attack(spills, &states[0], avx512, &mut is_attack) {
                 *state = spills[i].ihv();
                 return Some(batch_index * BATCH + i);
@@ -329,7 +407,7 @@ impl ShaNi {
         state: &mut [u32; 5],
         [first, second]: [&[[u8; 64]]; 2],
         avx512: Option<Avx512Filter>,
-        mut is_attack: impl FnMut(&Suspect) -> bool,
+        mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> Option<usize> {
         if first.len() + second.len() > SLOTS {
             return self
@@ -341,19 +419,8 @@ impl ShaNi {
         }
         let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
         let mut states = [*state];
-        // SAFETY: nothing is read before slot 0, and the first call wrote
-        // the slots before the second's.
-        let [spills] = unsafe {
-            self.spill(avx512, &mut states, [first], &mut slots, 0, first.len());
-            self.spill(
-                avx512,
-                &mut states,
-                [second],
-                &mut slots,
-                first.len(),
-                second.len(),
-            )
-        };
+        let count = first.len() + second.len();
+        let [spills] = self.spill(avx512, &mut states, [[first, second]], &mut slots, count);
         if let Some(i) = first_attack(spills, &states[0], avx512, &mut is_attack) {
             *state = spills[i].ihv();
             return Some(i);
@@ -373,7 +440,7 @@ impl ShaNi {
         states: &mut [[u32; 5]; N],
         blocks: [&[[u8; 64]]; N],
         avx512: Option<Avx512Filter>,
-        mut is_attack: impl FnMut(&Suspect) -> bool,
+        mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> (usize, [bool; N]) {
         let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
         let mut slots = [const { [const { MaybeUninit::<Spill>::uninit() }; SLOTS] }; N];
@@ -381,8 +448,8 @@ impl ShaNi {
         for start in (0..count).step_by(BATCH) {
             let n = (count - start).min(BATCH);
             let batch = blocks.map(|b| &b[start..start + n]);
-            // SAFETY: nothing is read before slot 0.
-            let spills = unsafe { self.spill(avx512, states, batch, &mut slots, 0, n) };
+            let parts = batch.map(|blocks| [blocks, &[]]);
+            let spills = self.spill(avx512, states, parts, &mut slots, n);
             for ((spills, state), attacked) in spills.into_iter().zip(&*states).zip(&mut attacked) {
                 *attacked =
                     *attacked || first_attack(spills, state, avx512, &mut is_attack).is_some();
@@ -391,23 +458,18 @@ impl ShaNi {
         (count, attacked)
     }
 
-    /// Runs the kernel for `avx512` on `count` blocks per lane, spilling
-    /// from slot `at` on, and returns each lane's spills from slot 0.
-    ///
-    /// # Safety
-    ///
-    /// An earlier call wrote the first `at` slots of each lane.
+    /// Runs the kernel for `avx512` on `count` blocks per lane and
+    /// returns each lane's spills.
     #[inline(always)]
-    unsafe fn spill<'s, const N: usize>(
+    fn spill<'s, const N: usize>(
         self,
         avx512: Option<Avx512Filter>,
         states: &mut [[u32; 5]; N],
-        blocks: [&[[u8; 64]]; N],
+        blocks: [Parts<'_>; N],
         slots: &'s mut [Slots; N],
-        at: usize,
         count: usize,
     ) -> [&'s [Spill]; N] {
-        assert!(at + count <= SLOTS && blocks.iter().all(|b| b.len() >= count));
+        assert!(count <= SLOTS && blocks.iter().all(|[a, b]| a.len() + b.len() >= count));
         // The states go in and out of registers here, in SSE code: in the
         // AVX-512 kernel, LLVM would move them with wider registers.
         let mut abcd_e = states.map(|[a, b, c, d, e]| {
@@ -420,44 +482,46 @@ impl ShaNi {
         match avx512 {
             // SAFETY: `self` and the filter token exist, so their
             // detections saw every feature this kernel enables.
-            Some(_) => unsafe { spilling_rounds_avx512(&mut abcd_e, blocks, slots, at, count) },
+            Some(_) => unsafe { spilling_rounds_avx512(&mut abcd_e, blocks, slots, count) },
             // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
             // this kernel enables.
-            None => unsafe { spilling_rounds_sse(&mut abcd_e, blocks, slots, at, count) },
+            None => unsafe { spilling_rounds_sse(&mut abcd_e, blocks, slots, count) },
         }
         for (state, [abcd, e]) in states.iter_mut().zip(abcd_e) {
             *state = self::state(abcd, lanes(e)[3]);
         }
         slots.each_ref().map(|slots| {
-            // SAFETY: the caller's earlier calls wrote the first `at`
-            // slots of each lane and the kernel the next `count`, and
-            // `MaybeUninit<Spill>` has `Spill`'s layout.
-            unsafe { core::slice::from_raw_parts(slots.as_ptr().cast(), at + count) }
+            // SAFETY: the kernel wrote the first `count` slots of each
+            // lane (`count <= SLOTS`), and `MaybeUninit<Spill>` has
+            // `Spill`'s layout.
+            unsafe { core::slice::from_raw_parts(slots.as_ptr().cast(), count) }
         })
     }
 }
 
-/// The first suspect: the sliced AVX-512 filter, the per-window one for a
-/// short remainder (the sliced one costs the same for one block as for
-/// sixteen), the SSSE3 planes without AVX-512.
-fn first_suspect(spills: &[Spill], avx512: Option<Avx512Filter>) -> Option<(usize, u64)> {
+/// The blocks of a batch's `spills` (at most [`SLOTS`]) that the filter
+/// lets through, as bits, each one's mask in `masks`: the sliced AVX-512
+/// filter, the paired one for a short remainder (the sliced one costs
+/// the same for one block as for sixteen), the SSSE3 planes without
+/// AVX-512. One call filters the whole batch, however many pass.
+fn suspects(spills: &[Spill], avx512: Option<Avx512Filter>, masks: &mut Masks) -> u32 {
     let Some(filter) = avx512 else {
         // SAFETY: an SSSE3 kernel ran, so `ShaNi::detect` saw SSSE3.
-        return unsafe { first_suspect_ssse3(spills) };
+        return unsafe { suspects_ssse3(spills, masks) };
     };
-    // Whole passes of the sliced filter, and a short remainder per window.
+    // Whole passes of the sliced filter, and a short remainder in pairs.
     let short = spills.len() % SLICED_LANES;
-    let split = spills.len() - if short <= PER_WINDOW { short } else { 0 };
+    let split = spills.len() - if short <= PAIRED_MAX { short } else { 0 };
     let (sliced, rest) = spills.split_at(split);
-    let first = (!sliced.is_empty())
-        .then(|| filter.first_suspect_sliced(sliced))
-        .flatten();
-    first.or_else(|| {
-        let (i, mask) = (!rest.is_empty())
-            .then(|| filter.first_suspect(rest))
-            .flatten()?;
-        Some((split + i, mask))
-    })
+    let (sliced_masks, rest_masks) = masks.split_at_mut(split);
+    let mut found = 0;
+    if !sliced.is_empty() {
+        found = filter.suspects_sliced(sliced, sliced_masks);
+    }
+    if !rest.is_empty() {
+        found |= filter.suspects(rest, rest_masks) << split;
+    }
+    found
 }
 
 /// The first attack block among a batch's `spills`, whose last block
@@ -467,23 +531,21 @@ fn first_attack(
     spills: &[Spill],
     state: &[u32; 5],
     avx512: Option<Avx512Filter>,
-    mut is_attack: impl FnMut(&Suspect) -> bool,
+    mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
 ) -> Option<usize> {
-    let mut from = 0;
-    while let Some((offset, mask)) = first_suspect(&spills[from..], avx512) {
-        let i = from + offset;
-        let spill = &spills[i];
+    let mut masks = [0; SLOTS];
+    let mut rest = suspects(spills, avx512, &mut masks);
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
         let suspect = Suspect {
-            ihv: spill.ihv(),
+            spill: &spills[i],
             output: spills.get(i + 1).map_or(*state, Spill::ihv),
-            w: spill.schedule(),
-            mid: spill.midstates(),
-            mask,
+            mask: masks[i],
         };
         if is_attack(&suspect) {
             return Some(i);
         }
-        from = i + 1;
     }
     None
 }
@@ -501,18 +563,23 @@ mod tests {
     /// and the filter's mask.
     fn suspects(
         blocks: &[[u8; 64]],
-        run: impl FnOnce(&mut dyn FnMut(&Suspect) -> bool),
+        run: impl FnOnce(&mut dyn FnMut(&Suspect<'_>) -> bool),
     ) -> Vec<([u32; 5], u64)> {
         let mut seen = Vec::new();
-        run(&mut |s: &Suspect| {
+        run(&mut |s: &Suspect<'_>| {
+            let w = s.schedule();
             let block = blocks
                 .iter()
-                .find(|b| expand(b) == s.w)
+                .find(|b| expand(b) == w)
                 .expect("the schedule of one of the blocks");
-            assert_eq!(s.mask, dv_mask_reference(&s.w));
-            assert_eq!(s.output, compress_stepwise(&s.ihv, &expand(block)));
-            assert_eq!(s.mid, Midstates::stepped(&s.ihv, &s.w, scalar_groups));
-            seen.push((s.ihv, s.mask));
+            assert_eq!(s.mask, dv_mask_reference(&w));
+            assert_eq!(s.output, compress_stepwise(&s.ihv(), &expand(block)));
+            assert_eq!(
+                s.midstates(),
+                Midstates::stepped(&s.ihv(), &w, scalar_groups)
+            );
+            assert_eq!(s.test_words(), [w[58], w[59], w[64]]);
+            seen.push((s.ihv(), s.mask));
             false
         });
         seen

@@ -1,0 +1,111 @@
+//! The recompression's twin test ([`crate::checked`]) on the SHA unit,
+//! for the blocks the SHA-NI checked kernel's filter lets through.
+//!
+//! The twin block is W ⊕ δ: its groups of four words are the kernel's
+//! spilled groups xor the vector's message difference, one load, one
+//! shuffle and one xor each, made as the rounds read them (the scalar form
+//! builds all 80 words first). From the twin's state at a group boundary,
+//! its groups run out to step 80 and, from the chaining value that output
+//! needs, in again to the boundary: twenty dependent `sha1rnds4`, fully
+//! unrolled for each of the two boundaries, with no state leaving the
+//! vector registers in between.
+
+use crate::checked::TwinStart;
+use crate::x86::shani::ShaNi;
+use crate::x86::shani_checked::Schedule;
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_setzero_si128,
+    _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32, _mm_shuffle_epi32, _mm_sub_epi32, _mm_testz_si128,
+    _mm_xor_si128,
+};
+
+impl ShaNi {
+    /// Whether the twin of the block whose expanded message the kernel
+    /// spilled as `w`, started as `start` says with the message difference
+    /// `dm`, compresses to `output` (see
+    /// `checked::recompress::any_twin_collides`).
+    #[inline]
+    pub(crate) fn twin_collides(
+        self,
+        w: &Schedule,
+        dm: &[u32; 80],
+        start: &TwinStart,
+        output: &[u32; 5],
+    ) -> bool {
+        // SAFETY: `self` exists, so `ShaNi::detect` saw every feature that
+        // `twin_collides` enables.
+        unsafe {
+            if start.group == 15 {
+                twin_collides::<15>(w, dm, &start.state, output)
+            } else {
+                twin_collides::<16>(w, dm, &start.state, output)
+            }
+        }
+    }
+}
+
+/// ABCD (A in the top lane) and E (in the top lane, the others zero) of
+/// `state`.
+#[target_feature(enable = "sse2")]
+fn load(state: &[u32; 5]) -> (__m128i, __m128i) {
+    let [a, b, c, d, e] = state.map(|w| w as i32);
+    (_mm_set_epi32(a, b, c, d), _mm_set_epi32(e, 0, 0, 0))
+}
+
+/// Groups `first..last` of the twin from ABCD and E, the twin's group k
+/// being `w[k]` ⊕ `dm`'s words 4k..4k + 4; returns ABCD and E after them.
+/// Called with constant bounds, so the loop unrolls and each group's
+/// round function is fixed.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+fn twin_groups(
+    w: &Schedule,
+    dm: &[u32; 80],
+    (mut abcd, e): (__m128i, __m128i),
+    first: usize,
+    last: usize,
+) -> (__m128i, __m128i) {
+    let mut prev = abcd;
+    for k in first..last {
+        let words = &dm[4 * k..4 * k + 4];
+        // SAFETY: `words` is 16 readable bytes; `loadu` needs no
+        // alignment.
+        let difference = unsafe { _mm_loadu_si128(words.as_ptr().cast()) };
+        // W_{4k} to the top lane, as the kernel spills it.
+        let twin = _mm_xor_si128(w[k], _mm_shuffle_epi32::<0x1B>(difference));
+        let e_words = if k == first {
+            _mm_add_epi32(e, twin)
+        } else {
+            _mm_sha1nexte_epu32(prev, twin)
+        };
+        prev = abcd;
+        abcd = match k / 5 {
+            0 => _mm_sha1rnds4_epu32::<0>(abcd, e_words),
+            1 => _mm_sha1rnds4_epu32::<1>(abcd, e_words),
+            2 => _mm_sha1rnds4_epu32::<2>(abcd, e_words),
+            _ => _mm_sha1rnds4_epu32::<3>(abcd, e_words),
+        };
+    }
+    // E after the last group is rotl30 of A before it.
+    (abcd, _mm_sha1nexte_epu32(prev, _mm_setzero_si128()))
+}
+
+/// [`ShaNi::twin_collides`] for a start before group `GROUP`.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn twin_collides<const GROUP: usize>(
+    w: &Schedule,
+    dm: &[u32; 80],
+    start: &[u32; 5],
+    output: &[u32; 5],
+) -> bool {
+    let at = load(start);
+    let end = twin_groups(w, dm, at, GROUP, 20);
+    let output = load(output);
+    let needed = (
+        _mm_sub_epi32(output.0, end.0),
+        _mm_sub_epi32(output.1, end.1),
+    );
+    let back = twin_groups(w, dm, needed, 0, GROUP);
+    let differ = _mm_or_si128(_mm_xor_si128(back.0, at.0), _mm_xor_si128(back.1, at.1));
+    _mm_testz_si128(differ, differ) != 0
+}
