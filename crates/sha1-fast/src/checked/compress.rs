@@ -17,7 +17,7 @@ pub(super) fn compress_checked(
         #[cfg(target_arch = "x86_64")]
         Engine::ShaNi(token) => {
             let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
-            let is_attack = shani_is_attack(token, reduced_round);
+            let is_attack = suspect_is_attack(Some(token), reduced_round);
             token.compress_checked(state, blocks, avx512, is_attack)
         }
         #[cfg(target_arch = "aarch64")]
@@ -84,15 +84,19 @@ fn compress_filtered(
     None
 }
 
-/// The recompression on SHA-NI, for [`crate::x86::shani::ShaNi`]'s checked
-/// kernels.
+/// The recompression for the x86-64 kernels that hand over a
+/// [`Suspect`](crate::x86::shani_checked::Suspect): with SHA-NI's group
+/// stepper when `shani` is there, else the scalar one.
 #[cfg(target_arch = "x86_64")]
-pub(super) fn shani_is_attack(
-    token: crate::x86::shani::ShaNi,
+pub(super) fn suspect_is_attack(
+    shani: Option<crate::x86::shani::ShaNi>,
     reduced_round: bool,
 ) -> impl Fn(&crate::x86::shani_checked::Suspect) -> bool {
     move |s| {
-        let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
+        let groups = |state, w: &_, first, last| match shani {
+            Some(token) => token.groups(state, w, first, last),
+            None => recompress::scalar_groups(state, w, first, last),
+        };
         recompress::is_attack(
             &s.ihv,
             &s.output,

@@ -1,7 +1,7 @@
 //! The one-shot and many-message entries of [`crate::checked`].
 
 #[cfg(target_arch = "x86_64")]
-use super::compress::shani_is_attack;
+use super::compress::{compress_checked, suspect_is_attack};
 use super::{Collision, Sha1};
 use crate::Digest;
 #[cfg(target_arch = "x86_64")]
@@ -26,7 +26,7 @@ pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
     #[cfg(target_arch = "x86_64")]
     if let Engine::ShaNi(token) = Engine::detect() {
         let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
-        let is_attack = shani_is_attack(token, false);
+        let is_attack = suspect_is_attack(Some(token), false);
         let (body, rest) = data.as_chunks::<BLOCK>();
         let tail = crate::pad::Padded::after_blocks(body.len() as u64, rest);
         let mut state = INITIAL_STATE;
@@ -84,9 +84,41 @@ pub fn digest_many_into(
         });
     }
     #[cfg(target_arch = "x86_64")]
-    if let Engine::ShaNi(token) = Engine::detect() {
-        digest_many_shani(token, messages, out);
-        return Ok(());
+    {
+        let engine = Engine::detect();
+        let shani = match engine {
+            Engine::ShaNi(token) => Some(token),
+            _ => None,
+        };
+        let lanes = crate::x86::avx512_lanes::Avx512Lanes::detect();
+        match (engine, lanes) {
+            (Engine::ShaNi(_) | Engine::SimdSchedule(..), Some(lanes)) => {
+                let is_attack = suspect_is_attack(shani, false);
+                lanes.digest_many_checked(
+                    messages,
+                    out,
+                    &is_attack,
+                    |state, parts| {
+                        parts
+                            .iter()
+                            .any(|blocks| compress_checked(engine, state, blocks, false).is_some())
+                    },
+                    |index, state, attacked| {
+                        if attacked {
+                            digest(messages[index])
+                        } else {
+                            Ok(Digest::from_state(state))
+                        }
+                    },
+                );
+                return Ok(());
+            }
+            (Engine::ShaNi(token), None) => {
+                digest_many_shani(token, messages, out);
+                return Ok(());
+            }
+            _ => {}
+        }
     }
     for (message, slot) in messages.iter().zip(out) {
         *slot = digest(message);
@@ -110,7 +142,7 @@ fn digest_many_shani(
     out: &mut [Result<Digest, Collision>],
 ) {
     let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
-    let is_attack = shani_is_attack(token, false);
+    let is_attack = suspect_is_attack(Some(token), false);
     let mut groups = messages.chunks_exact(LANES);
     let mut slots = out.chunks_exact_mut(LANES);
     for (group, slots) in (&mut groups).zip(&mut slots) {
