@@ -55,9 +55,9 @@ mod ubc;
 
 // What the x86-64 forms of the filter (`crate::x86`) build on.
 #[cfg(target_arch = "x86_64")]
-pub(crate) use recompress::{Midstates, expand};
+pub(crate) use recompress::Midstates;
 #[cfg(all(test, target_arch = "x86_64"))]
-pub(crate) use recompress::{compress as compress_stepwise, scalar_groups};
+pub(crate) use recompress::{compress as compress_stepwise, expand, scalar_groups};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use ubc::unrolled;
 #[cfg(target_arch = "x86_64")]

@@ -30,13 +30,13 @@
 use core::arch::x86_64::{
     __m512i, _mm_setr_epi8, _mm512_add_epi32, _mm512_and_si512, _mm512_broadcast_i32x4,
     _mm512_loadu_si512, _mm512_mask_blend_epi32, _mm512_or_si512, _mm512_permutex2var_epi32,
-    _mm512_permutexvar_epi32, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_shuffle_epi8,
-    _mm512_slli_epi32, _mm512_srli_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
-    _mm512_xor_si512,
+    _mm512_permutexvar_epi32, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setzero_si512,
+    _mm512_shuffle_epi8, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_storeu_si512,
+    _mm512_ternarylogic_epi32, _mm512_xor_si512,
 };
 
-use crate::checked::Midstates;
 use crate::checked::sliced::to_mask;
+use crate::checked::{Midstates, unrolled};
 use crate::consts::K;
 use crate::lanes;
 use crate::rounds::ring_rounds;
@@ -88,7 +88,7 @@ impl Avx512Lanes {
         is_attack: impl Fn(&Suspect) -> bool,
     ) -> u32 {
         // SAFETY: as in `digest_many_checked`.
-        unsafe { step_checked(states, blocks, active, &is_attack) }
+        unsafe { step_checked(states, blocks, active, &mut Kept::zeroed(), &is_attack) }
     }
 }
 
@@ -100,11 +100,12 @@ fn digest_lanes_checked<T>(
     compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> bool,
     finish: impl FnMut(usize, [u32; 5], bool) -> T,
 ) {
+    let mut kept = Kept::zeroed();
     lanes::run_flagging::<LANES, T>(
         messages,
         out,
         MIN_LANES,
-        |states, blocks, active| step_checked(states, blocks, active, &is_attack),
+        |states, blocks, active| step_checked(states, blocks, active, &mut kept, &is_attack),
         compress,
         finish,
     );
@@ -234,15 +235,16 @@ fn lanes_of(v: __m512i) -> [u32; LANES] {
 #[inline]
 fn swap_stage<const D: u32>(x: &mut [__m512i; 32], low: u32) {
     let low = _mm512_set1_epi32(low as i32);
-    for r in 0..32 {
-        if r & D as usize == 0 {
-            let (a, b) = (x[r], x[r + D as usize]);
+    // Unrolled, so that LLVM drops what no plane reads.
+    unrolled!(|R| {
+        if R % (2 * D as usize) < D as usize {
+            let (a, b) = (x[R], x[R + D as usize]);
             // low ? a : b << D, and low ? a >> D : b.
-            x[r] = _mm512_ternarylogic_epi32::<0xCA>(low, a, _mm512_slli_epi32::<D>(b));
-            x[r + D as usize] =
+            x[R] = _mm512_ternarylogic_epi32::<0xCA>(low, a, _mm512_slli_epi32::<D>(b));
+            x[R + D as usize] =
                 _mm512_ternarylogic_epi32::<0xCA>(low, _mm512_srli_epi32::<D>(a), b);
         }
-    }
+    }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
 }
 
 /// The filter's planes of each lane from its W\[33..=64\]: plane p, bit
@@ -262,11 +264,31 @@ fn planes(window: &[__m512i; 32]) -> [__m512i; 11] {
 
 /// What a step keeps for the filter and the recompression.
 struct Kept {
-    /// W\[33..=64\].
-    window: [__m512i; 32],
+    /// W\[0..80\].
+    w: [__m512i; 80],
     /// The states before steps 60 and 64.
     at60: [__m512i; 5],
     at64: [__m512i; 5],
+}
+
+impl Kept {
+    #[target_feature(enable = "avx512f")]
+    fn zeroed() -> Kept {
+        let zero = _mm512_setzero_si512();
+        Kept {
+            w: [zero; 80],
+            at60: [zero; 5],
+            at64: [zero; 5],
+        }
+    }
+}
+
+/// Lane `lane` of each of `vectors`, read from memory.
+fn column<const N: usize>(vectors: &[__m512i; N], lane: usize) -> [u32; N] {
+    // SAFETY: an `__m512i` is 64 bytes of plain bits, so `N` of them are
+    // `N` rows of sixteen `u32`s, whose alignment (4) divides theirs (64).
+    let rows: &[[u32; LANES]; N] = unsafe { &*vectors.as_ptr().cast() };
+    core::array::from_fn(|t| rows[t][lane])
 }
 
 /// Hashes `blocks[i]` into `states[i]` for each lane (SHA-1 compression,
@@ -278,34 +300,27 @@ fn step_checked(
     states: &mut [[u32; 5]; LANES],
     blocks: &[&[u8; 64]; LANES],
     active: usize,
+    kept: &mut Kept,
     is_attack: &impl Fn(&Suspect) -> bool,
 ) -> u32 {
     let ihv = *states;
     let h = load_states(states);
-    let (h, kept) = rounds(h, blocks);
+    let h = rounds(h, blocks, kept);
     store_states(states, h);
     let valid = ((1u32 << active) - 1) as u16;
-    let (passed, masks) = filter_sliced::passes(&planes(&kept.window), valid);
+    let window = kept.w[33..65].try_into().expect("W[33..=64]");
+    let (passed, masks) = filter_sliced::passes(&planes(window), valid);
     if passed == 0 {
         return 0;
     }
-    let lanes = |v: [__m512i; 5]| v.map(|v| lanes_of(v));
-    suspects(
-        passed,
-        &lanes_of(masks),
-        &ihv,
-        states,
-        blocks,
-        [lanes(kept.at60), lanes(kept.at64)],
-        is_attack,
-    )
+    suspects(passed, &lanes_of(masks), &ihv, states, kept, is_attack)
 }
 
 /// The 80 rounds of sixteen blocks from the states `h`: the states after
-/// them, and what the filter and the recompression read.
+/// them; what the filter and the recompression read goes to `kept`.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES]) -> ([__m512i; 5], Kept) {
+fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES], kept: &mut Kept) -> [__m512i; 5] {
     let bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(
         3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
     ));
@@ -316,31 +331,31 @@ fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES]) -> ([__m512i; 5], Kept) 
         _mm512_shuffle_epi8(v, bswap)
     });
     let mut w = filter_sliced::transpose(&rows);
+    let all = &mut kept.w;
     let [k0, k1, k2, k3] = K.map(|k| _mm512_set1_epi32(k as i32));
     let [mut a, mut b, mut c, mut d, mut e] = h;
-    // After n rounds the names have turned right by n mod 5.
-    ring_rounds!(m512_op, w, ch, k0, [a b c d e]; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-    ring_rounds!(m512_op, w, ch, k0, [e a b c d]; 16 17 18 19);
+    // After n rounds the names have turned right by n mod 5; after each
+    // multiple of 16 the ring holds W[t - 16..t].
+    all[..16].copy_from_slice(&w);
+    ring_rounds!(m512_op, w, ch, k0, [a b c d e]; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
     ring_rounds!(m512_op, w, parity, k1, [a b c d e]; 20 21 22 23 24 25 26 27 28 29 30 31);
+    all[16..32].copy_from_slice(&w);
     ring_rounds!(m512_op, w, parity, k1, [d e a b c]; 32 33 34 35 36 37 38 39);
     ring_rounds!(m512_op, w, maj, k2, [a b c d e]; 40 41 42 43 44 45 46 47);
-    let mut window = [w[0]; 32];
-    window[..15].copy_from_slice(&w[1..]);
+    all[32..48].copy_from_slice(&w);
     ring_rounds!(m512_op, w, maj, k2, [c d e a b]; 48 49 50 51 52 53 54 55 56 57 58 59);
-    let at60 = [a, b, c, d, e];
+    kept.at60 = [a, b, c, d, e];
     ring_rounds!(m512_op, w, parity, k3, [a b c d e]; 60 61 62 63);
-    let at64 = [b, c, d, e, a];
-    window[15..31].copy_from_slice(&w);
-    ring_rounds!(m512_op, w, parity, k3, [b c d e a]; 64);
-    window[31] = w[0];
-    ring_rounds!(m512_op, w, parity, k3, [a b c d e]; 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+    kept.at64 = [b, c, d, e, a];
+    all[48..64].copy_from_slice(&w);
+    ring_rounds!(m512_op, w, parity, k3, [b c d e a]; 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+    all[64..].copy_from_slice(&w);
     let out = [a, b, c, d, e];
-    let h = core::array::from_fn(|j| _mm512_add_epi32(h[j], out[j]));
-    (h, Kept { window, at60, at64 })
+    core::array::from_fn(|j| _mm512_add_epi32(h[j], out[j]))
 }
 
 /// The lanes in `passed` whose block `is_attack` finds to be an attack
-/// block. Rare, so out of line and without vectors.
+/// block. Rare, so out of line.
 #[cold]
 #[inline(never)]
 fn suspects(
@@ -348,8 +363,7 @@ fn suspects(
     masks: &[u32; LANES],
     ihv: &[[u32; 5]; LANES],
     output: &[[u32; 5]; LANES],
-    blocks: &[&[u8; 64]; LANES],
-    [at60, at64]: [[[u32; LANES]; 5]; 2],
+    kept: &Kept,
     is_attack: &impl Fn(&Suspect) -> bool,
 ) -> u32 {
     let mut attacked = 0;
@@ -360,10 +374,10 @@ fn suspects(
         let suspect = Suspect {
             ihv: ihv[lane],
             output: output[lane],
-            w: crate::checked::expand(blocks[lane]),
+            w: column(&kept.w, lane),
             mid: Midstates {
-                at60: at60.map(|word| word[lane]),
-                at64: at64.map(|word| word[lane]),
+                at60: column(&kept.at60, lane),
+                at64: column(&kept.at64, lane),
             },
             mask: to_mask(masks[lane]),
         };
