@@ -5,7 +5,9 @@ use super::compress::{compress_checked, suspect_is_attack};
 use super::{Collision, Sha1};
 use crate::Digest;
 #[cfg(target_arch = "x86_64")]
-use crate::{INITIAL_STATE, buffer::BLOCK, engine::Engine, pad::Padded};
+use crate::{
+    INITIAL_STATE, buffer::BLOCK, engine::Engine, pad::Padded, x86::avx512_lanes::Avx512Lanes,
+};
 
 /// The SHA-1 digest of `data`, or the [`Collision`] it holds, with the
 /// backend [`crate::Backend::detect`] picks.
@@ -86,31 +88,9 @@ pub fn digest_many_into(
     #[cfg(target_arch = "x86_64")]
     {
         let engine = Engine::detect();
-        let shani = match engine {
-            Engine::ShaNi(token) => Some(token),
-            _ => None,
-        };
-        let lanes = crate::x86::avx512_lanes::Avx512Lanes::detect();
-        match (engine, lanes) {
+        match (engine, Avx512Lanes::detect()) {
             (Engine::ShaNi(_) | Engine::SimdSchedule(..), Some(lanes)) => {
-                let is_attack = suspect_is_attack(shani, false);
-                lanes.digest_many_checked(
-                    messages,
-                    out,
-                    &is_attack,
-                    |state, parts| {
-                        parts
-                            .iter()
-                            .any(|blocks| compress_checked(engine, state, blocks, false).is_some())
-                    },
-                    |index, state, attacked| {
-                        if attacked {
-                            digest(messages[index])
-                        } else {
-                            Ok(Digest::from_state(state))
-                        }
-                    },
-                );
+                digest_many_avx512(lanes, engine, messages, out);
                 return Ok(());
             }
             (Engine::ShaNi(token), None) => {
@@ -124,6 +104,41 @@ pub fn digest_many_into(
         *slot = digest(message);
     }
     Ok(())
+}
+
+/// [`digest_many_into`] in the sixteen lanes of AVX-512 vectors (see
+/// [`crate::x86::avx512_lanes`]), with `engine`'s recompression and its
+/// checked compression for the last few messages. A message with an
+/// attack block is hashed again by [`digest()`], which stops there and
+/// mitigates.
+#[cfg(target_arch = "x86_64")]
+fn digest_many_avx512(
+    lanes: Avx512Lanes,
+    engine: Engine,
+    messages: &[&[u8]],
+    out: &mut [Result<Digest, Collision>],
+) {
+    let shani = match engine {
+        Engine::ShaNi(token) => Some(token),
+        _ => None,
+    };
+    lanes.digest_many_checked(
+        messages,
+        out,
+        suspect_is_attack(shani, false),
+        |state, parts| {
+            parts
+                .iter()
+                .any(|blocks| compress_checked(engine, state, blocks, false).is_some())
+        },
+        |index, state, attacked| {
+            if attacked {
+                digest(messages[index])
+            } else {
+                Ok(Digest::from_state(state))
+            }
+        },
+    );
 }
 
 /// Independent messages in flight in [`digest_many_into`] on SHA-NI.
@@ -188,5 +203,78 @@ fn digest_many_shani(
     }
     for (message, slot) in groups.remainder().iter().zip(slots.into_remainder()) {
         *slot = digest(message);
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::{Avx512Lanes, digest, digest_many_avx512, digest_many_shani};
+    use crate::engine::Engine;
+    use crate::{Backend, Digest};
+    use std::vec::Vec;
+
+    /// Mixed lengths (the lanes start and finish out of step), each
+    /// colliding file twice, once with a suffix, and with one bit flipped.
+    fn batch() -> Vec<Vec<u8>> {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut noise = |len: usize| -> Vec<u8> {
+            (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x >> 32) as u8
+                })
+                .collect()
+        };
+        let mut batch: Vec<Vec<u8>> = (0..150).map(|i| noise(i * 37 % 1300)).collect();
+        for (i, file) in [
+            "shattered-1.pdf",
+            "shattered-2.pdf",
+            "sha-mbles-1.bin",
+            "sha-mbles-2.bin",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let path = testkit::vector_path(&std::format!("sha1-collisions/{file}"));
+            let data = std::fs::read(path).expect("the collision files");
+            let mut suffixed = data.clone();
+            suffixed.extend(noise(100 + i));
+            let mut flipped = data.clone();
+            flipped[250] ^= 2;
+            batch.insert(i * 31, data.clone());
+            batch.insert(i * 17 + 5, suffixed);
+            batch.insert(i * 23 + 60, flipped);
+            batch.push(data);
+        }
+        batch
+    }
+
+    /// Each many-message path, forced, on every engine it can run with:
+    /// every result equals `digest`'s.
+    #[test]
+    fn every_path_equals_digest() {
+        let batch = batch();
+        let messages: Vec<&[u8]> = batch.iter().map(Vec::as_slice).collect();
+        let expected: Vec<_> = messages.iter().map(|m| digest(m)).collect();
+        assert_eq!(expected.iter().filter(|r| r.is_err()).count(), 12);
+        let mut out = std::vec![Ok(Digest::from_bytes([0; 20])); messages.len()];
+        let mut runs = 0;
+        if let Some(lanes) = Avx512Lanes::detect() {
+            for engine in Backend::ALL.iter().filter_map(|&b| Engine::of(b)) {
+                out.fill(Ok(Digest::from_bytes([0; 20])));
+                digest_many_avx512(lanes, engine, &messages, &mut out);
+                assert_eq!(out, expected, "AVX-512 lanes on {}", engine.backend());
+                runs += 1;
+            }
+        }
+        if let Engine::ShaNi(token) = Engine::detect() {
+            out.fill(Ok(Digest::from_bytes([0; 20])));
+            digest_many_shani(token, &messages, &mut out);
+            assert_eq!(out, expected, "SHA-NI lanes");
+            runs += 1;
+        }
+        std::println!("{runs} paths");
     }
 }
