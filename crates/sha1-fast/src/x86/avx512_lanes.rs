@@ -1,26 +1,28 @@
 //! Sixteen independent messages, one block each, in the sixteen 32-bit
-//! lanes of AVX-512 vectors, with the collision filter of
-//! [`crate::checked`] beside the rounds: `checked::digest_many` where the
-//! CPU has AVX-512.
+//! lanes of AVX-512 vectors: `digest_many` (plain) and
+//! `checked::digest_many` (with the collision filter of [`crate::checked`]
+//! beside the rounds) where the CPU has AVX-512.
 //!
 //! Lane `i` of every vector belongs to message `i`, as in
 //! [`crate::x86::avx2_lanes`], whose rounds ([`crate::rounds`]) this kernel
 //! runs on `zmm` registers: rotates are `vprold`, and LLVM folds f_t and
-//! the schedule's xors into `vpternlogd`. Per step the kernel
-//! - loads the sixteen blocks as rows, byte-swaps them and transposes the
-//!   16×16 words ([`filter_sliced::transpose`]);
-//! - runs the 80 rounds, keeping W\[33..=64\] and the states before steps
-//!   60 and 64 (vector stores);
+//! the schedule's xors into `vpternlogd`. A step loads the sixteen blocks
+//! as rows, byte-swaps them and transposes the 16×16 words
+//! ([`filter_sliced::transpose`]), then runs the 80 rounds. The checked
+//! step also
+//! - keeps W\[0..80\] and the states before steps 60 and 64 (vector
+//!   stores, [`Kept`]);
 //! - transposes the bits of W\[33..=64\] per lane into the eleven 32-bit
 //!   planes of the bit-sliced filter (a swap network of shifts and
-//!   selects, of which LLVM keeps only the planes' part) and runs its
+//!   selects, of which LLVM keeps only what the planes need) and runs its
 //!   shapes and checks ([`filter_sliced::passes`]) on all sixteen blocks;
-//! - only for a lane the filter lets through (about one block in twenty of
-//!   random data), hands the block to the recompression, `is_attack`, with
-//!   its expanded message recomputed from the block and the kept states.
+//! - only for a lane the filter lets through (about one block in twenty
+//!   to thirty of random data), hands the block to the recompression,
+//!   `is_attack`, with its words and midstates read from the kept vectors.
 //!
-//! The states enter and leave the kernel as `[[u32; 5]; 16]`, regrouped
-//! into five vectors with permutes. `docs/sha1-checked.md` has the figures.
+//! The states enter and leave a step as `[[u32; 5]; 16]` (what
+//! [`lanes::run`] keeps), regrouped into five vectors with permutes.
+//! `docs/sha1-checked.md` has the figures.
 //!
 //! Required CPU features: **`avx512f`** and **`avx512bw`** (with the OS
 //! saving the ZMM registers). The only way in is through [`Avx512Lanes`],
@@ -35,11 +37,12 @@ use core::arch::x86_64::{
     _mm512_ternarylogic_epi32, _mm512_xor_si512,
 };
 
+use crate::Digest;
 use crate::checked::sliced::to_mask;
 use crate::checked::{Midstates, unrolled};
 use crate::consts::K;
 use crate::lanes;
-use crate::rounds::ring_rounds;
+use crate::rounds::{ring_block, ring_rounds};
 use crate::x86::filter_sliced::{self, PLANE_BITS};
 use crate::x86::shani_checked::Suspect;
 
@@ -48,8 +51,9 @@ pub(crate) const LANES: usize = 16;
 
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone on the caller's single-stream compressor: a step costs
-/// the same however many lanes are busy.
-const MIN_LANES: usize = 8;
+/// the same however many lanes are busy, about four SHA-NI blocks' time
+/// (4 to 8 measured alike on 40 messages of 0..2000 bytes).
+const MIN_LANES: usize = 4;
 
 detection_token! {
     /// Proof that the CPU has AVX-512 F and BW (and that the OS saves the
@@ -77,6 +81,21 @@ impl Avx512Lanes {
         unsafe { digest_lanes_checked(messages, out, is_attack, compress, finish) }
     }
 
+    /// [`crate::digest_many_into`] on sixteen lanes, `compress` (the
+    /// engine's single-stream compressor) hashing the last few messages
+    /// alone; `out` has one slot per message.
+    #[inline]
+    pub(crate) fn digest_many(
+        self,
+        messages: &[&[u8]],
+        out: &mut [Digest],
+        compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
+    ) {
+        // SAFETY: `self` exists, so `Avx512Lanes::detect` saw the features
+        // that `digest_lanes` enables.
+        unsafe { digest_lanes(messages, out, compress) }
+    }
+
     /// One checked step on sixteen lanes, for the tests: the lanes it
     /// flags, as [`lanes::run_flagging`]'s `step`.
     #[cfg(test)]
@@ -90,6 +109,21 @@ impl Avx512Lanes {
         // SAFETY: as in `digest_many_checked`.
         unsafe { step_checked(states, blocks, active, &mut Kept::zeroed(), &is_attack) }
     }
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+fn digest_lanes(
+    messages: &[&[u8]],
+    out: &mut [Digest],
+    compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
+) {
+    lanes::run::<LANES>(
+        messages,
+        out,
+        MIN_LANES,
+        |states, blocks, _| compress_lanes(states, blocks),
+        compress,
+    );
 }
 
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -316,11 +350,10 @@ fn step_checked(
     suspects(passed, &lanes_of(masks), &ihv, states, kept, is_attack)
 }
 
-/// The 80 rounds of sixteen blocks from the states `h`: the states after
-/// them; what the filter and the recompression read goes to `kept`.
+/// Word `j` of every block in vector `j`, byte-swapped.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES], kept: &mut Kept) -> [__m512i; 5] {
+fn words(blocks: &[&[u8; 64]; LANES]) -> [__m512i; 16] {
     let bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(
         3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
     ));
@@ -330,7 +363,32 @@ fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES], kept: &mut Kept) -> [__m
         let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
         _mm512_shuffle_epi8(v, bswap)
     });
-    let mut w = filter_sliced::transpose(&rows);
+    filter_sliced::transpose(&rows)
+}
+
+/// Hashes block `blocks[i]` into `states[i]` for each lane (SHA-1
+/// compression, FIPS 180-4 §6.1.2), keeping nothing.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn compress_lanes(states: &mut [[u32; 5]; LANES], blocks: &[&[u8; 64]; LANES]) {
+    let h = load_states(states);
+    let mut w = words(blocks);
+    let k = K.map(|k| _mm512_set1_epi32(k as i32));
+    let [mut a, mut b, mut c, mut d, mut e] = h;
+    ring_block!(m512_op, w, [k[0], k[1], k[2], k[3]], [a b c d e]);
+    let out = [a, b, c, d, e];
+    store_states(
+        states,
+        core::array::from_fn(|j| _mm512_add_epi32(h[j], out[j])),
+    );
+}
+
+/// The 80 rounds of sixteen blocks from the states `h`: the states after
+/// them; what the filter and the recompression read goes to `kept`.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES], kept: &mut Kept) -> [__m512i; 5] {
+    let mut w = words(blocks);
     let all = &mut kept.w;
     let [k0, k1, k2, k3] = K.map(|k| _mm512_set1_epi32(k as i32));
     let [mut a, mut b, mut c, mut d, mut e] = h;
@@ -391,30 +449,16 @@ fn suspects(
 #[cfg(test)]
 mod tests {
     use super::{Avx512Lanes, LANES, Suspect};
+    use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
     use crate::checked::{Midstates, compress_stepwise, dv_mask_reference, expand, scalar_groups};
     use std::vec::Vec;
 
     /// Random blocks, then the first blocks of each collision file (their
     /// attack blocks pass the filter whatever the chaining value).
     fn blocks() -> Vec<[u8; 64]> {
-        let mut x = 0x0123_4567_89AB_CDEFu64;
-        let mut data: Vec<u8> = (0..64 * 16 * 40)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 32) as u8
-            })
-            .collect();
-        for file in [
-            "shattered-1.pdf",
-            "shattered-2.pdf",
-            "sha-mbles-1.bin",
-            "sha-mbles-2.bin",
-        ] {
-            let path = testkit::vector_path(&std::format!("sha1-collisions/{file}"));
-            let bytes = std::fs::read(path).expect("the collision files");
-            data.extend(bytes.iter().take(64 * 16 * 4));
+        let mut data = noise(0x0123_4567_89AB_CDEF, 64 * 16 * 40);
+        for file in COLLISION_FILES {
+            data.extend(collision_file(file).iter().take(64 * 16 * 4));
         }
         data.as_chunks::<64>().0.to_vec()
     }
