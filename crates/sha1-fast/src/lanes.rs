@@ -9,6 +9,11 @@
 //! than `min_lanes` lanes are still busy, each finishes alone on the
 //! single-stream compressor, which is faster than stepping a
 //! half-empty set of lanes.
+//!
+//! [`run_flagging`] is the same loop for kernels that can flag a message
+//! (the collision-detecting ones, for a block of a collision attack): the
+//! caller makes each result from the final state and the flag; [`run`]
+//! is it with nothing flagged.
 
 use crate::Digest;
 use crate::INITIAL_STATE;
@@ -75,12 +80,12 @@ impl<'a> Cursor<'a> {
 
     /// Hashes everything left with a single-stream compressor.
     #[inline(always)]
-    fn finish(
+    fn finish<R>(
         &self,
         state: &mut [u32; 5],
-        compress: &mut impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
-    ) {
-        compress(state, &[self.body, &self.tail.blocks()[self.tail_done..]]);
+        compress: &mut impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> R,
+    ) -> R {
+        compress(state, &[self.body, &self.tail.blocks()[self.tail_done..]])
     }
 }
 
@@ -103,10 +108,41 @@ pub(crate) fn run<const N: usize>(
     mut step: impl FnMut(&mut [[u32; 5]; N], &[&[u8; 64]; N], usize),
     mut compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
 ) {
+    run_flagging::<N, _>(
+        messages,
+        out,
+        min_lanes,
+        |states, blocks, active| {
+            step(states, blocks, active);
+            0
+        },
+        |state, parts| {
+            compress(state, parts);
+            false
+        },
+        |_, state, _| Digest::from_state(state),
+    );
+}
+
+/// [`run`] for kernels that may flag a message (the checked ones flag a
+/// message with a collision-attack block): `step` also returns a mask of
+/// the lanes below `active` that it flags, `compress` whether it flagged
+/// its message, and `finish(index, state, flagged)` makes message
+/// `index`'s result from its final state and whether any block flagged it.
+#[inline(always)]
+pub(crate) fn run_flagging<const N: usize, T>(
+    messages: &[&[u8]],
+    out: &mut [T],
+    min_lanes: usize,
+    mut step: impl FnMut(&mut [[u32; 5]; N], &[&[u8; 64]; N], usize) -> u32,
+    mut compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> bool,
+    mut finish: impl FnMut(usize, [u32; 5], bool) -> T,
+) {
     debug_assert_eq!(messages.len(), out.len());
-    debug_assert!((1..=N).contains(&min_lanes));
+    debug_assert!((1..=N).contains(&min_lanes) && N <= 32);
     let mut pending = messages.iter().copied().enumerate();
     let mut states = [INITIAL_STATE; N];
+    let mut flagged = [false; N];
     let mut cursors: [Cursor<'_>; N] = core::array::from_fn(|_| Cursor::idle());
     let mut active = 0;
     for cursor in &mut cursors {
@@ -122,7 +158,11 @@ pub(crate) fn run<const N: usize>(
         for (block, cursor) in blocks.iter_mut().zip(&cursors[..active]) {
             *block = cursor.block();
         }
-        step(&mut states, &blocks, active);
+        let mut new_flags = step(&mut states, &blocks, active);
+        while new_flags != 0 {
+            flagged[new_flags.trailing_zeros() as usize] = true;
+            new_flags &= new_flags - 1;
+        }
 
         let mut lane = 0;
         while lane < active {
@@ -130,8 +170,9 @@ pub(crate) fn run<const N: usize>(
                 lane += 1;
                 continue;
             }
-            out[cursors[lane].index] = Digest::from_state(states[lane]);
+            out[cursors[lane].index] = finish(cursors[lane].index, states[lane], flagged[lane]);
             states[lane] = INITIAL_STATE;
+            flagged[lane] = false;
             if let Some((index, message)) = pending.next() {
                 cursors[lane].start(index, message);
                 lane += 1;
@@ -141,14 +182,15 @@ pub(crate) fn run<const N: usize>(
                 active -= 1;
                 cursors.swap(lane, active);
                 states.swap(lane, active);
+                flagged.swap(lane, active);
             }
         }
     }
 
     // No messages are waiting (the loop refills every lane it can), so
     // these are the last few.
-    for (state, cursor) in states.iter_mut().zip(&cursors).take(active) {
-        cursor.finish(state, &mut compress);
-        out[cursor.index] = Digest::from_state(*state);
+    for ((state, cursor), flagged) in states.iter_mut().zip(&cursors).zip(flagged).take(active) {
+        let flagged = cursor.finish(state, &mut compress) || flagged;
+        out[cursor.index] = finish(cursor.index, *state, flagged);
     }
 }

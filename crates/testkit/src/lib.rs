@@ -9,7 +9,8 @@
 //! - [`exhaustive`]: the sweeps over every short byte string and every
 //!   `u32`, shared by ignored tests and `cargo xtask conformance --exhaustive`;
 //! - [`largest_allocation`]: an allocator that records each thread's largest
-//!   allocation, for tests that bound what a decoder allocates.
+//!   allocation, for tests that bound what a decoder allocates;
+//! - [`noise`]: deterministic pseudo-random bytes, so failures reproduce.
 
 pub mod bijou_cases;
 pub mod exhaustive;
@@ -55,4 +56,18 @@ pub fn fuzz_binaries() -> Vec<String> {
 /// Path of a file under `vectors/`.
 pub fn vector_path(relative: &str) -> PathBuf {
     workspace_root().join("vectors").join(relative)
+}
+
+/// `len` deterministic pseudo-random bytes (xorshift64, its state made
+/// from `seed`), so that failures reproduce.
+pub fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u8
+        })
+        .collect()
 }

@@ -1,8 +1,8 @@
 //! Collision-detecting SHA-1 on data that splices the published attacks'
 //! blocks into arbitrary bytes, fed in arbitrary pieces: every backend's
 //! `checked::Sha1` agrees with `sha1dc` on whether it is an attack and on
-//! both digests (plain and mitigated), and `checked::digest_many` with
-//! `checked::digest`.
+//! both digests (plain and mitigated), and `checked::digest_many` of the
+//! message, its pieces, prefixes and suffixes with `checked::digest`.
 //!
 //! Input: one byte choosing the start (its low two bits pick a colliding
 //! file, bit 2 none; bits 3–7 how many of its 64-byte blocks to keep, up to
@@ -66,7 +66,15 @@ pub fn run(data: &[u8]) {
         }
         assert_eq!(ours(hasher.finalize()), expected, "{backend}");
     }
-    let batch = [&message[..], &message[..message.len() / 2], rest];
+    // Enough messages that the multi-lane paths (sixteen AVX-512 lanes)
+    // step: prefixes keep the attack blocks where they were, suffixes move
+    // them off the block grid, the pieces are what the hasher was fed.
+    let mut batch = vec![&message[..], &message[..message.len() / 2], rest];
+    batch.extend(&pieces);
+    for k in 1..12 {
+        batch.push(&message[..message.len() * k / 12]);
+        batch.push(&message[message.len() * k / 12..]);
+    }
     for (got, one) in checked::digest_many(&batch).into_iter().zip(batch) {
         assert_eq!(got, checked::digest(one), "digest_many");
     }

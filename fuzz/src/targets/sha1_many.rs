@@ -1,6 +1,7 @@
 //! `digest_many` of arbitrary messages equals `digest` of each message, for
-//! the default dispatch and for every backend this CPU can run (each has its
-//! own lane scheduler: interleaved SHA-NI streams, AVX2 lanes, scalar).
+//! the default dispatch and for every backend this CPU can run (sixteen
+//! AVX-512 lanes where the CPU has AVX-512, else each backend's own:
+//! interleaved SHA-NI streams, AVX2 lanes, scalar).
 //!
 //! Input: the `split_chunks` format; each piece is one message.
 

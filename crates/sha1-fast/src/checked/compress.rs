@@ -126,6 +126,23 @@ pub(super) fn shani_is_attack(
     }
 }
 
+/// The recompression for the AVX-512 lanes, which keep each block's whole
+/// expanded message and its midstates: with SHA-NI's group stepper when
+/// `shani` is there, else the scalar one. `digest_many` asks for no
+/// reduced-round detection.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn lane_is_attack(
+    shani: Option<crate::x86::shani::ShaNi>,
+) -> impl Fn(&crate::x86::avx512_lanes::LaneSuspect) -> bool {
+    move |s| {
+        let groups = |state, w: &_, first, last| match shani {
+            Some(token) => token.groups(state, w, first, last),
+            None => recompress::scalar_groups(state, w, first, last),
+        };
+        recompress::is_attack(&s.ihv, &s.output, &s.w, &s.mid, s.mask, false, groups)
+    }
+}
+
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::super::dv::DVS;

@@ -75,6 +75,28 @@ pub(crate) use {
     ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window},
 };
 
+/// Data for the unit tests of the kernels that detect collisions.
+#[cfg(test)]
+pub(crate) mod test_data {
+    use std::vec::Vec;
+
+    /// The published colliding files (`vectors/sha1-collisions/`).
+    pub(crate) const COLLISION_FILES: [&str; 4] = [
+        "shattered-1.pdf",
+        "shattered-2.pdf",
+        "sha-mbles-1.bin",
+        "sha-mbles-2.bin",
+    ];
+
+    /// The colliding file `name`.
+    pub(crate) fn collision_file(name: &str) -> Vec<u8> {
+        let path = testkit::vector_path(&std::format!("sha1-collisions/{name}"));
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    pub(crate) use testkit::noise;
+}
+
 pub use hasher::Sha1;
 #[cfg(feature = "alloc")]
 pub use many::digest_many;

@@ -84,7 +84,7 @@ static BYTES: ByteTables = {
 };
 
 /// The plane bits, in plane order.
-const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
+pub(crate) const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
 
 /// [`Avx512Filter::suspects_sliced`]. Never inlined, for the same reason
 /// as the paired form: the SHA-NI kernel's legacy-SSE instructions
@@ -158,6 +158,15 @@ fn pass_masks(chunk: &[Spill]) -> (u16, __m512i) {
         // top ? w64_bit : plane
         planes[P] = _mm512_ternarylogic_epi32::<0xCA>(top, w64_bit, columns[P]);
     }; 0 1 2 3 4 5 6 7 8 9 10);
+    passes(&planes, valid)
+}
+
+/// The sliced masks of the sixteen blocks whose planes (plane p, bit
+/// t − [`START`] is bit `PLANE_BITS[p]` of W\[t\], one block per lane) are
+/// `planes`, and which of the `valid` lanes passed.
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(crate) fn passes(planes: &[__m512i; 11], valid: u16) -> (u16, __m512i) {
     let mut failures = [_mm512_setzero_si512(); SHAPE_COUNT];
     unrolled!(|S| {
         const SHAPE: SlicedShape = SHAPE_TABLE[S];
@@ -185,7 +194,7 @@ fn pass_masks(chunk: &[Spill]) -> (u16, __m512i) {
 /// The 16×16 transpose of dwords: column p of `rows` as vector p.
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn transpose(rows: &[__m512i; 16]) -> [__m512i; 16] {
+pub(crate) fn transpose(rows: &[__m512i; 16]) -> [__m512i; 16] {
     // Pairs of rows interleaved, then pairs of pairs: `quads[4i + c]`
     // holds, in 128-bit lane l, column 4l + c of rows 4i..4i + 4.
     let pairs: [__m512i; 16] = core::array::from_fn(|n| {

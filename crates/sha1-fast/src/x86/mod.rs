@@ -20,6 +20,8 @@ macro_rules! detection_token {
 #[allow(unsafe_code)]
 pub(crate) mod avx2_lanes;
 #[allow(unsafe_code)]
+pub(crate) mod avx512_lanes;
+#[allow(unsafe_code)]
 pub(crate) mod filter_avx512;
 #[allow(unsafe_code)]
 pub(crate) mod filter_sliced;

@@ -554,6 +554,7 @@ fn first_attack(
 mod tests {
     use super::{ShaNi, Suspect};
     use crate::INITIAL_STATE;
+    use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
     use crate::checked::{Midstates, compress_stepwise, dv_mask_reference, expand, scalar_groups};
     use crate::x86::filter_avx512::Avx512Filter;
     use std::vec::Vec;
@@ -594,23 +595,9 @@ mod tests {
         let Some(token) = ShaNi::detect() else {
             return;
         };
-        let mut x = 0x0123_4567_89AB_CDEFu64;
-        let mut data: Vec<u8> = (0..64 * 301)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 32) as u8
-            })
-            .collect();
-        for file in ["shattered-1.pdf", "shattered-2.pdf"] {
-            let path = testkit::vector_path(&std::format!("sha1-collisions/{file}"));
-            data.extend(
-                std::fs::read(path)
-                    .expect("the collision files")
-                    .iter()
-                    .take(64 * 9),
-            );
+        let mut data = noise(0x0123_4567_89AB_CDEF, 64 * 301);
+        for file in &COLLISION_FILES[..2] {
+            data.extend(collision_file(file).iter().take(64 * 9));
         }
         let blocks = data.as_chunks::<64>().0;
         let mut expected = INITIAL_STATE;

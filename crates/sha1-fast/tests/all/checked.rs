@@ -272,6 +272,60 @@ fn digest_many_equals_digest_for_mixed_batches() {
     assert_eq!(out, before, "a length mismatch leaves `out` alone");
 }
 
+/// A batch of every length 0..=2100 (whatever lanes `digest_many` runs,
+/// messages start and finish in every position and at every block count)
+/// with each colliding file, the file with a suffix and the file with one
+/// bit flipped in its attack blocks, spread through the batch: each result
+/// equals `digest`'s, and exactly the attacks are flagged.
+#[test]
+fn digest_many_equals_digest_on_every_length_with_the_attacks() {
+    let data = noise(11, 2100);
+    let mut messages: Vec<Vec<u8>> = (0..=data.len()).map(|len| data[..len].to_vec()).collect();
+    let mut attacked = Vec::new();
+    for (i, attack) in attacks().into_iter().enumerate() {
+        let mut suffixed = attack.data.clone();
+        suffixed.extend_from_slice(&data[..64 * i + 13]);
+        let mut flipped = attack.data.clone();
+        flipped[200 + 100 * i] ^= 0x10;
+        // The short Shambles files again and again, so that some copy's
+        // attack block meets every lane of a multi-lane path.
+        let copies = if attack.data.len() < 4096 { 24 } else { 1 };
+        let variants = std::iter::repeat_n(attack.data.clone(), copies - 1).chain([
+            attack.data,
+            suffixed,
+            flipped,
+        ]);
+        let last = copies + 1;
+        for (j, message) in variants.enumerate() {
+            let at = (i * 31 + j) * 173 % messages.len();
+            messages.insert(at, message);
+            attacked
+                .iter_mut()
+                .for_each(|a: &mut usize| *a += usize::from(*a >= at));
+            if j < last {
+                attacked.push(at);
+            }
+        }
+    }
+    messages.push(data.clone());
+    let slices: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    let many = checked::digest_many(&slices);
+    for (i, (message, got)) in slices.iter().zip(&many).enumerate() {
+        assert_eq!(
+            *got,
+            checked::digest(message),
+            "message {i}, {} bytes",
+            message.len()
+        );
+        if !attacked.contains(&i) {
+            assert_eq!(*got, Ok(oracle(message)), "message {i}");
+        }
+    }
+    let flagged: Vec<usize> = (0..many.len()).filter(|&i| many[i].is_err()).collect();
+    attacked.sort_unstable();
+    assert_eq!(flagged, attacked);
+}
+
 #[test]
 fn collision_messages_and_traits() {
     let found = checked::digest(&read("sha-mbles-1.bin")).unwrap_err();

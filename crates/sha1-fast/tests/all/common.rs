@@ -36,18 +36,7 @@ pub fn unavailable() -> Vec<Backend> {
     unavailable
 }
 
-/// Deterministic pseudo-random bytes (xorshift64), so failures reproduce.
-pub fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 32) as u8
-        })
-        .collect()
-}
+pub use testkit::noise;
 
 /// SHA-1 by the `sha1` crate, the external oracle.
 pub fn oracle(data: &[u8]) -> Digest {

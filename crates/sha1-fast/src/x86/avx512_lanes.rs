@@ -1,0 +1,526 @@
+//! Sixteen independent messages, one block each, in the sixteen 32-bit
+//! lanes of AVX-512 vectors: `digest_many` (plain) and
+//! `checked::digest_many` (with the collision filter of [`crate::checked`]
+//! beside the rounds) where the CPU has AVX-512.
+//!
+//! Lane `i` of every vector belongs to message `i`, as in
+//! [`crate::x86::avx2_lanes`], whose rounds ([`crate::rounds`]) this kernel
+//! runs on `zmm` registers: rotates are `vprold`, and LLVM folds f_t and
+//! the schedule's xors into `vpternlogd`. A step loads the sixteen blocks
+//! as rows, byte-swaps them and transposes the 16×16 words
+//! ([`filter_sliced::transpose`]), then runs the 80 rounds. The checked
+//! step also
+//! - keeps W\[0..80\] and the states before steps 60 and 64 (vector
+//!   stores, [`Kept`]);
+//! - transposes the bits of W\[33..=64\] per lane into the eleven 32-bit
+//!   planes of the bit-sliced filter (a swap network of shifts and
+//!   selects, of which LLVM keeps only what the planes need) and runs its
+//!   shapes and checks ([`filter_sliced::passes`]) on all sixteen blocks;
+//! - only for a lane the filter lets through (about one block in twenty
+//!   to thirty of random data), hands the block to the recompression,
+//!   `is_attack`, with its words and midstates read from the kept vectors.
+//!
+//! The states enter and leave a step as `[[u32; 5]; 16]` (what
+//! [`lanes::run`] keeps), regrouped into five vectors with permutes.
+//! `docs/sha1-checked.md` has the figures.
+//!
+//! Required CPU features: **`avx512f`** and **`avx512bw`** (with the OS
+//! saving the ZMM registers). The only way in is through [`Avx512Lanes`],
+//! a token that [`Avx512Lanes::detect`] makes after CPUID (cached by
+//! `cpufeatures`) reported them.
+
+use core::arch::x86_64::{
+    __m512i, _mm_setr_epi8, _mm512_add_epi32, _mm512_and_si512, _mm512_broadcast_i32x4,
+    _mm512_loadu_si512, _mm512_mask_blend_epi32, _mm512_or_si512, _mm512_permutex2var_epi32,
+    _mm512_permutexvar_epi32, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setzero_si512,
+    _mm512_shuffle_epi8, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_storeu_si512,
+    _mm512_ternarylogic_epi32, _mm512_xor_si512,
+};
+
+use crate::Digest;
+use crate::checked::sliced::to_mask;
+use crate::checked::{Midstates, unrolled};
+use crate::consts::K;
+use crate::lanes;
+use crate::rounds::{ring_block, ring_rounds};
+use crate::x86::filter_sliced::{self, PLANE_BITS};
+
+/// Lanes per vector.
+pub(crate) const LANES: usize = 16;
+
+/// A lane's block that the filter let through, for the recompression:
+/// the chaining values around it, its expanded message, its midstates
+/// and the filter's mask.
+pub(crate) struct LaneSuspect {
+    pub(crate) ihv: [u32; 5],
+    pub(crate) output: [u32; 5],
+    pub(crate) w: [u32; 80],
+    pub(crate) mid: Midstates,
+    pub(crate) mask: u64,
+}
+
+/// Below this many busy lanes (when the messages have run out), each
+/// finishes alone on the caller's single-stream compressor: a step costs
+/// the same however many lanes are busy, about four SHA-NI blocks' time
+/// (4 to 8 measured alike on 40 messages of 0..2000 bytes).
+const MIN_LANES: usize = 4;
+
+detection_token! {
+    /// Proof that the CPU has AVX-512 F and BW (and that the OS saves the
+    /// ZMM registers), and every feature they imply.
+    Avx512Lanes: "avx512f", "avx512bw", "avx2", "avx", "fma", "sse4.2", "sse4.1", "ssse3",
+        "sse3", "sse2"
+}
+
+impl Avx512Lanes {
+    /// The messages through [`lanes::run_flagging`] on sixteen lanes: a
+    /// message is flagged when `is_attack` says one of its blocks is an
+    /// attack block (or when `compress`, which hashes the last few
+    /// messages alone, says so); `finish` makes each result.
+    #[inline]
+    pub(crate) fn digest_many_checked<T>(
+        self,
+        messages: &[&[u8]],
+        out: &mut [T],
+        is_attack: impl Fn(&LaneSuspect) -> bool,
+        compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> bool,
+        finish: impl FnMut(usize, [u32; 5], bool) -> T,
+    ) {
+        // SAFETY: `self` exists, so `Avx512Lanes::detect` saw the features
+        // that `digest_lanes_checked` enables.
+        unsafe { digest_lanes_checked(messages, out, is_attack, compress, finish) }
+    }
+
+    /// [`crate::digest_many_into`] on sixteen lanes, `compress` (the
+    /// engine's single-stream compressor) hashing the last few messages
+    /// alone; `out` has one slot per message.
+    #[inline]
+    pub(crate) fn digest_many(
+        self,
+        messages: &[&[u8]],
+        out: &mut [Digest],
+        compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
+    ) {
+        // SAFETY: `self` exists, so `Avx512Lanes::detect` saw the features
+        // that `digest_lanes` enables.
+        unsafe { digest_lanes(messages, out, compress) }
+    }
+
+    /// One checked step on sixteen lanes, for the tests: the lanes it
+    /// flags, as [`lanes::run_flagging`]'s `step`.
+    #[cfg(test)]
+    pub(crate) fn step_checked(
+        self,
+        states: &mut [[u32; 5]; LANES],
+        blocks: &[&[u8; 64]; LANES],
+        active: usize,
+        is_attack: impl Fn(&LaneSuspect) -> bool,
+    ) -> u32 {
+        // SAFETY: as in `digest_many_checked`.
+        unsafe { step_checked(states, blocks, active, &mut Kept::zeroed(), &is_attack) }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+fn digest_lanes(
+    messages: &[&[u8]],
+    out: &mut [Digest],
+    compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
+) {
+    lanes::run::<LANES>(
+        messages,
+        out,
+        MIN_LANES,
+        |states, blocks, _| compress_lanes(states, blocks),
+        compress,
+    );
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+fn digest_lanes_checked<T>(
+    messages: &[&[u8]],
+    out: &mut [T],
+    is_attack: impl Fn(&LaneSuspect) -> bool,
+    compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> bool,
+    finish: impl FnMut(usize, [u32; 5], bool) -> T,
+) {
+    let mut kept = Kept::zeroed();
+    lanes::run_flagging::<LANES, T>(
+        messages,
+        out,
+        MIN_LANES,
+        |states, blocks, active| step_checked(states, blocks, active, &mut kept, &is_attack),
+        compress,
+        finish,
+    );
+}
+
+/// The lanes' operations for [`crate::rounds`]: each on sixteen `u32`s.
+macro_rules! m512_op {
+    (add, $x:expr, $y:expr) => {
+        _mm512_add_epi32($x, $y)
+    };
+    (xor, $x:expr, $y:expr) => {
+        _mm512_xor_si512($x, $y)
+    };
+    (and, $x:expr, $y:expr) => {
+        _mm512_and_si512($x, $y)
+    };
+    (or, $x:expr, $y:expr) => {
+        _mm512_or_si512($x, $y)
+    };
+    (rol, $x:expr, $n:literal) => {
+        _mm512_rol_epi32::<$n>($x)
+    };
+}
+
+/// How [`regroup`] moves lanes: lane `l` of output `o` is lane `from % 16`
+/// of input `from / 16`.
+struct Regroup {
+    /// `from % 32`: the lane in a pair of inputs (for the fifth input,
+    /// alone, its low four bits).
+    index: [[i32; 16]; 5],
+    /// The lanes taken from inputs 2–3, and those from input 4.
+    from_middle: [u16; 5],
+    from_last: [u16; 5],
+}
+
+impl Regroup {
+    /// With `states_to_words`, from `[[u32; 5]; 16]` (as five vectors) to
+    /// word `j` of every state in vector `j`; without, back.
+    const fn new(states_to_words: bool) -> Regroup {
+        let mut r = Regroup {
+            index: [[0; 16]; 5],
+            from_middle: [0; 5],
+            from_last: [0; 5],
+        };
+        let mut o = 0;
+        while o < 5 {
+            let mut l = 0;
+            while l < 16 {
+                let flat = 16 * o + l;
+                let from = if states_to_words {
+                    5 * l + o
+                } else {
+                    16 * (flat % 5) + flat / 5
+                };
+                r.index[o][l] = (from % 32) as i32;
+                match from / 32 {
+                    1 => r.from_middle[o] |= 1 << l,
+                    2 => r.from_last[o] |= 1 << l,
+                    _ => {}
+                }
+                l += 1;
+            }
+            o += 1;
+        }
+        r
+    }
+}
+
+static LOAD: Regroup = Regroup::new(true);
+static STORE: Regroup = Regroup::new(false);
+
+/// `v` regrouped by `by`: per output two pair permutes, one permute of
+/// the fifth input, two blends.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn regroup(v: [__m512i; 5], by: &Regroup) -> [__m512i; 5] {
+    core::array::from_fn(|o| {
+        // SAFETY: `by.index[o]` is 64 readable bytes.
+        let index = unsafe { _mm512_loadu_si512(by.index[o].as_ptr().cast()) };
+        let low = _mm512_permutex2var_epi32(v[0], index, v[1]);
+        let middle = _mm512_permutex2var_epi32(v[2], index, v[3]);
+        let last = _mm512_permutexvar_epi32(index, v[4]);
+        let out = _mm512_mask_blend_epi32(by.from_middle[o], low, middle);
+        _mm512_mask_blend_epi32(by.from_last[o], out, last)
+    })
+}
+
+/// Word `j` of each lane's state as vector `j`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn load_states(states: &[[u32; 5]; LANES]) -> [__m512i; 5] {
+    let flat = states.as_flattened();
+    // SAFETY: `flat` has 80 `u32`s, so each of the five 64-byte loads is in
+    // bounds; `loadu` has no alignment requirement.
+    let rows =
+        core::array::from_fn(|k| unsafe { _mm512_loadu_si512(flat[16 * k..].as_ptr().cast()) });
+    regroup(rows, &LOAD)
+}
+
+/// The inverse of [`load_states`].
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn store_states(states: &mut [[u32; 5]; LANES], h: [__m512i; 5]) {
+    let rows = regroup(h, &STORE);
+    let flat = states.as_flattened_mut();
+    for (k, row) in rows.into_iter().enumerate() {
+        // SAFETY: `flat` has 80 `u32`s, so each 64-byte store is in bounds;
+        // `storeu` has no alignment requirement.
+        unsafe { _mm512_storeu_si512(flat[16 * k..].as_mut_ptr().cast(), row) };
+    }
+}
+
+/// The sixteen lanes of `v`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn lanes_of(v: __m512i) -> [u32; LANES] {
+    let mut out = [0; LANES];
+    // SAFETY: `out` is 64 writable bytes.
+    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) };
+    out
+}
+
+/// One stage of the 32×32 bit transpose of each lane: rows `r` and `r + D`
+/// swap the bits of the columns with bit `D` set in `r`'s and clear in
+/// `r + D`'s (`low` has the columns with bit `D` clear).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn swap_stage<const D: u32>(x: &mut [__m512i; 32], low: u32) {
+    let low = _mm512_set1_epi32(low as i32);
+    // Unrolled, so that LLVM drops what no plane reads.
+    unrolled!(|R| {
+        if R % (2 * D as usize) < D as usize {
+            let (a, b) = (x[R], x[R + D as usize]);
+            // low ? a : b << D, and low ? a >> D : b.
+            x[R] = _mm512_ternarylogic_epi32::<0xCA>(low, a, _mm512_slli_epi32::<D>(b));
+            x[R + D as usize] =
+                _mm512_ternarylogic_epi32::<0xCA>(low, _mm512_srli_epi32::<D>(a), b);
+        }
+    }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+}
+
+/// The filter's planes of each lane from its W\[33..=64\]: plane p, bit
+/// t − 33, is bit `PLANE_BITS[p]` of W\[t\] (row t − 33 of a bit matrix,
+/// transposed).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn planes(window: &[__m512i; 32]) -> [__m512i; 11] {
+    let mut x = *window;
+    swap_stage::<16>(&mut x, 0x0000_FFFF);
+    swap_stage::<8>(&mut x, 0x00FF_00FF);
+    swap_stage::<4>(&mut x, 0x0F0F_0F0F);
+    swap_stage::<2>(&mut x, 0x3333_3333);
+    swap_stage::<1>(&mut x, 0x5555_5555);
+    PLANE_BITS.map(|bit| x[bit as usize])
+}
+
+/// What a step keeps for the filter and the recompression.
+struct Kept {
+    /// W\[0..80\].
+    w: [__m512i; 80],
+    /// The states before steps 60 and 64.
+    at60: [__m512i; 5],
+    at64: [__m512i; 5],
+}
+
+impl Kept {
+    #[target_feature(enable = "avx512f")]
+    fn zeroed() -> Kept {
+        let zero = _mm512_setzero_si512();
+        Kept {
+            w: [zero; 80],
+            at60: [zero; 5],
+            at64: [zero; 5],
+        }
+    }
+}
+
+/// Lane `lane` of each of `vectors`, read from memory.
+fn column<const N: usize>(vectors: &[__m512i; N], lane: usize) -> [u32; N] {
+    // SAFETY: an `__m512i` is 64 bytes of plain bits, so `N` of them are
+    // `N` rows of sixteen `u32`s, whose alignment (4) divides theirs (64).
+    let rows: &[[u32; LANES]; N] = unsafe { &*vectors.as_ptr().cast() };
+    core::array::from_fn(|t| rows[t][lane])
+}
+
+/// Hashes `blocks[i]` into `states[i]` for each lane (SHA-1 compression,
+/// FIPS 180-4 §6.1.2), and returns the lanes below `active` whose block is
+/// an attack block by `is_attack`.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn step_checked(
+    states: &mut [[u32; 5]; LANES],
+    blocks: &[&[u8; 64]; LANES],
+    active: usize,
+    kept: &mut Kept,
+    is_attack: &impl Fn(&LaneSuspect) -> bool,
+) -> u32 {
+    let ihv = *states;
+    let h = load_states(states);
+    let h = rounds(h, blocks, kept);
+    store_states(states, h);
+    let valid = ((1u32 << active) - 1) as u16;
+    let window = kept.w[33..65].try_into().expect("W[33..=64]");
+    let (passed, masks) = filter_sliced::passes(&planes(window), valid);
+    if passed == 0 {
+        return 0;
+    }
+    suspects(passed, &lanes_of(masks), &ihv, states, kept, is_attack)
+}
+
+/// Word `j` of every block in vector `j`, byte-swapped.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn words(blocks: &[&[u8; 64]; LANES]) -> [__m512i; 16] {
+    let bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
+    ));
+    let rows = blocks.map(|block| {
+        // SAFETY: `block` is 64 readable bytes; `loadu` has no alignment
+        // requirement.
+        let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+        _mm512_shuffle_epi8(v, bswap)
+    });
+    filter_sliced::transpose(&rows)
+}
+
+/// Hashes block `blocks[i]` into `states[i]` for each lane (SHA-1
+/// compression, FIPS 180-4 §6.1.2), keeping nothing.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn compress_lanes(states: &mut [[u32; 5]; LANES], blocks: &[&[u8; 64]; LANES]) {
+    let h = load_states(states);
+    let mut w = words(blocks);
+    let k = K.map(|k| _mm512_set1_epi32(k as i32));
+    let [mut a, mut b, mut c, mut d, mut e] = h;
+    ring_block!(m512_op, w, [k[0], k[1], k[2], k[3]], [a b c d e]);
+    let out = [a, b, c, d, e];
+    store_states(
+        states,
+        core::array::from_fn(|j| _mm512_add_epi32(h[j], out[j])),
+    );
+}
+
+/// The 80 rounds of sixteen blocks from the states `h`: the states after
+/// them; what the filter and the recompression read goes to `kept`.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES], kept: &mut Kept) -> [__m512i; 5] {
+    let mut w = words(blocks);
+    let all = &mut kept.w;
+    let [k0, k1, k2, k3] = K.map(|k| _mm512_set1_epi32(k as i32));
+    let [mut a, mut b, mut c, mut d, mut e] = h;
+    // After n rounds the names have turned right by n mod 5; after each
+    // multiple of 16 the ring holds W[t - 16..t].
+    all[..16].copy_from_slice(&w);
+    ring_rounds!(m512_op, w, ch, k0, [a b c d e]; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
+    ring_rounds!(m512_op, w, parity, k1, [a b c d e]; 20 21 22 23 24 25 26 27 28 29 30 31);
+    all[16..32].copy_from_slice(&w);
+    ring_rounds!(m512_op, w, parity, k1, [d e a b c]; 32 33 34 35 36 37 38 39);
+    ring_rounds!(m512_op, w, maj, k2, [a b c d e]; 40 41 42 43 44 45 46 47);
+    all[32..48].copy_from_slice(&w);
+    ring_rounds!(m512_op, w, maj, k2, [c d e a b]; 48 49 50 51 52 53 54 55 56 57 58 59);
+    kept.at60 = [a, b, c, d, e];
+    ring_rounds!(m512_op, w, parity, k3, [a b c d e]; 60 61 62 63);
+    kept.at64 = [b, c, d, e, a];
+    all[48..64].copy_from_slice(&w);
+    ring_rounds!(m512_op, w, parity, k3, [b c d e a]; 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+    all[64..].copy_from_slice(&w);
+    let out = [a, b, c, d, e];
+    core::array::from_fn(|j| _mm512_add_epi32(h[j], out[j]))
+}
+
+/// The lanes in `passed` whose block `is_attack` finds to be an attack
+/// block. Rare, so out of line.
+#[cold]
+#[inline(never)]
+fn suspects(
+    passed: u16,
+    masks: &[u32; LANES],
+    ihv: &[[u32; 5]; LANES],
+    output: &[[u32; 5]; LANES],
+    kept: &Kept,
+    is_attack: &impl Fn(&LaneSuspect) -> bool,
+) -> u32 {
+    let mut attacked = 0;
+    let mut rest = passed;
+    while rest != 0 {
+        let lane = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let suspect = LaneSuspect {
+            ihv: ihv[lane],
+            output: output[lane],
+            w: column(&kept.w, lane),
+            mid: Midstates {
+                at60: column(&kept.at60, lane),
+                at64: column(&kept.at64, lane),
+            },
+            mask: to_mask(masks[lane]),
+        };
+        if is_attack(&suspect) {
+            attacked |= 1 << lane;
+        }
+    }
+    attacked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Avx512Lanes, LANES, LaneSuspect};
+    use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
+    use crate::checked::{Midstates, compress_stepwise, dv_mask_reference, expand, scalar_groups};
+    use std::vec::Vec;
+
+    /// Random blocks, then the first blocks of each collision file (their
+    /// attack blocks pass the filter whatever the chaining value).
+    fn blocks() -> Vec<[u8; 64]> {
+        let mut data = noise(0x0123_4567_89AB_CDEF, 64 * 16 * 40);
+        for file in COLLISION_FILES {
+            data.extend(collision_file(file).iter().take(64 * 16 * 4));
+        }
+        data.as_chunks::<64>().0.to_vec()
+    }
+
+    /// Every step, with every count of busy lanes: the states equal the
+    /// scalar compression's, and exactly the busy lanes whose block the
+    /// reference filter lets through reach `is_attack`, with the states
+    /// around the block, its schedule, its midstates and its mask right;
+    /// the lanes `is_attack` accepts come back flagged.
+    #[test]
+    fn steps_equal_the_scalar_steps() {
+        let Some(token) = Avx512Lanes::detect() else {
+            return;
+        };
+        let blocks = blocks();
+        let mut suspects = 0;
+        for (round, batch) in blocks.chunks_exact(LANES).enumerate() {
+            let active = LANES - round % LANES;
+            let mut states: [[u32; 5]; LANES] = core::array::from_fn(|l| {
+                core::array::from_fn(|j| {
+                    ((round * 977 + l * 31 + j) as u32).wrapping_mul(0x9E37_79B9)
+                })
+            });
+            let before = states;
+            let batch: [&[u8; 64]; LANES] = core::array::from_fn(|l| &batch[l]);
+            let seen = core::cell::Cell::new(0u32);
+            let flagged = token.step_checked(&mut states, &batch, active, |s: &LaneSuspect| {
+                let lane = (0..LANES)
+                    .find(|&l| before[l] == s.ihv && expand(batch[l]) == s.w)
+                    .expect("one lane's block");
+                assert!(lane < active, "round {round}: idle lane {lane}");
+                assert_eq!(s.mask, dv_mask_reference(&s.w), "round {round} lane {lane}");
+                assert_eq!(s.output, compress_stepwise(&s.ihv, &s.w));
+                assert_eq!(s.mid, Midstates::stepped(&s.ihv, &s.w, scalar_groups));
+                seen.set(seen.get() | 1 << lane);
+                // Accept every other suspect, to see the flags come back.
+                lane % 2 == 0
+            });
+            let seen = seen.get();
+            for lane in 0..LANES {
+                let w = expand(batch[lane]);
+                assert_eq!(
+                    states[lane],
+                    compress_stepwise(&before[lane], &w),
+                    "round {round}"
+                );
+                let passes = lane < active && dv_mask_reference(&w) != 0;
+                assert_eq!(seen >> lane & 1 == 1, passes, "round {round} lane {lane}");
+            }
+            assert_eq!(flagged, seen & 0x5555);
+            suspects += seen.count_ones();
+        }
+        assert!(suspects > 20, "the blocks have suspects: {suspects}");
+    }
+}
