@@ -20,9 +20,9 @@ use crate::INITIAL_STATE;
 use crate::lanes;
 use crate::pad::Padded;
 use core::arch::x86_64::{
-    _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm_extract_epi64, _mm_loadu_si128,
-    _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
-    _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm_extract_epi64,
+    _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32,
+    _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_xor_si128,
 };
 
 /// Independent messages in flight in [`ShaNi::digest_many`], their rounds
@@ -235,21 +235,41 @@ fn compress_blocks(state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
 /// [`ShaNi::groups`].
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn step_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u32; 5] {
-    let (mut abcd, e) = load_state!(state);
-    let mut prev = abcd;
     let groups = w.as_chunks::<4>().0;
-    for (group, k) in groups
-        .get(first..last)
-        .unwrap_or_default()
-        .iter()
-        .zip(first..)
-    {
+    // A range outside the block steps nothing.
+    let last = if first <= last && last <= groups.len() {
+        last
+    } else {
+        first
+    };
+    let (abcd, e) = load_state!(state);
+    let (abcd, e) = groups_with(abcd, e, first, last, |k| {
         // SAFETY: a group is 16 readable bytes; `loadu` needs no alignment.
-        let words = unsafe { _mm_loadu_si128(group.as_ptr().cast()) };
+        let words = unsafe { _mm_loadu_si128(groups[k].as_ptr().cast()) };
         // W_{4k} to the top lane.
-        let words = _mm_shuffle_epi32::<0x1B>(words);
-        // The first group adds the given E; each later one derives its E
-        // from A four steps back, as in `block!`.
+        _mm_shuffle_epi32::<0x1B>(words)
+    });
+    store_state!(abcd, e)
+}
+
+/// Groups `first..last` of the rounds from ABCD and E (in its top lane),
+/// group k's four words (W_{4k} in the top lane) from `words(k)`; ABCD
+/// and E after them. The first group adds the given E; each later one
+/// derives its E from A four steps back, as in `block!`. Shared by the
+/// recompression's steppers ([`ShaNi::groups`] and the twin test in
+/// `shani_twin`), which differ only in where the words come from.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+pub(super) fn groups_with(
+    mut abcd: __m128i,
+    e: __m128i,
+    first: usize,
+    last: usize,
+    words: impl Fn(usize) -> __m128i,
+) -> (__m128i, __m128i) {
+    let mut prev = abcd;
+    for k in first..last {
+        let words = words(k);
         let e_words = if k == first {
             _mm_add_epi32(e, words)
         } else {
@@ -269,7 +289,7 @@ fn step_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u3
     } else {
         e
     };
-    store_state!(abcd, e)
+    (abcd, e)
 }
 
 /// The one-shot: body blocks from `data`, then the padded tail.

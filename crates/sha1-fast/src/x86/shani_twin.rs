@@ -11,12 +11,11 @@
 //! vector registers in between.
 
 use crate::checked::TwinStart;
-use crate::x86::shani::ShaNi;
+use crate::x86::shani::{ShaNi, groups_with};
 use crate::x86::shani_checked::Schedule;
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_setzero_si128,
-    _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32, _mm_shuffle_epi32, _mm_sub_epi32, _mm_testz_si128,
-    _mm_xor_si128,
+    __m128i, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_shuffle_epi32, _mm_sub_epi32,
+    _mm_testz_si128, _mm_xor_si128,
 };
 
 impl ShaNi {
@@ -61,33 +60,18 @@ fn load(state: &[u32; 5]) -> (__m128i, __m128i) {
 fn twin_groups(
     w: &Schedule,
     dm: &[u32; 80],
-    (mut abcd, e): (__m128i, __m128i),
+    (abcd, e): (__m128i, __m128i),
     first: usize,
     last: usize,
 ) -> (__m128i, __m128i) {
-    let mut prev = abcd;
-    for k in first..last {
+    groups_with(abcd, e, first, last, |k| {
         let words = &dm[4 * k..4 * k + 4];
         // SAFETY: `words` is 16 readable bytes; `loadu` needs no
         // alignment.
         let difference = unsafe { _mm_loadu_si128(words.as_ptr().cast()) };
         // W_{4k} to the top lane, as the kernel spills it.
-        let twin = _mm_xor_si128(w[k], _mm_shuffle_epi32::<0x1B>(difference));
-        let e_words = if k == first {
-            _mm_add_epi32(e, twin)
-        } else {
-            _mm_sha1nexte_epu32(prev, twin)
-        };
-        prev = abcd;
-        abcd = match k / 5 {
-            0 => _mm_sha1rnds4_epu32::<0>(abcd, e_words),
-            1 => _mm_sha1rnds4_epu32::<1>(abcd, e_words),
-            2 => _mm_sha1rnds4_epu32::<2>(abcd, e_words),
-            _ => _mm_sha1rnds4_epu32::<3>(abcd, e_words),
-        };
-    }
-    // E after the last group is rotl30 of A before it.
-    (abcd, _mm_sha1nexte_epu32(prev, _mm_setzero_si128()))
+        _mm_xor_si128(w[k], _mm_shuffle_epi32::<0x1B>(difference))
+    })
 }
 
 /// [`ShaNi::twin_collides`] for a start before group `GROUP`.
