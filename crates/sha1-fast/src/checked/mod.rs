@@ -75,8 +75,8 @@ pub(crate) use {
     ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window},
 };
 
-/// Data for the unit tests of the kernels that detect collisions.
-#[cfg(test)]
+/// Data for the unit tests of the x86-64 kernels that detect collisions.
+#[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) mod test_data {
     use std::vec::Vec;
 
