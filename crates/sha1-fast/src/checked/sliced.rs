@@ -8,7 +8,7 @@
 //! 32-bit mask: the same runs per family, except that II(46,2), which is
 //! three steps from the rest of its family, gets the bit below them
 //! (the 64-bit layout leaves a gap of two there, which 32 bits cannot).
-//! [`dv_mask`] evaluates the tables one plane at a time, the oracle
+//! `dv_mask` (a test aid) evaluates the tables one plane at a time, the oracle
 //! for the vector form.
 
 pub(crate) use super::ubc::SHAPE_COUNT;

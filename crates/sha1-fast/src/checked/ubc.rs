@@ -11,7 +11,7 @@
 //! vector passes when all of its relations hold; a random block passes
 //! any of them about once in twenty (the recompression then decides).
 //!
-//! [`dv_mask_reference`] evaluates the table as written, one relation at a
+//! `dv_mask_reference` (a test aid) evaluates the table as written, one relation at a
 //! time. [`dv_mask`] computes the same function with few operations, from
 //! three observations:
 //! - only 11 bit positions occur, so the window's words become 11 *bit
