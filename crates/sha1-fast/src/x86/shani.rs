@@ -201,6 +201,8 @@ macro_rules! load_state {
         (_mm_set_epi32(a, b, c, d), _mm_set_epi32(e, 0, 0, 0))
     }};
 }
+// The twin test (`shani_twin`) loads its states the same way.
+pub(super) use load_state;
 
 /// The inverse of [`load_state!`]: each lane is broadcast to lane 0 and
 /// read there.

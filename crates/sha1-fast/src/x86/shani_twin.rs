@@ -11,7 +11,7 @@
 //! vector registers in between.
 
 use crate::checked::TwinStart;
-use crate::x86::shani::{ShaNi, groups_with};
+use crate::x86::shani::{ShaNi, groups_with, load_state};
 use crate::x86::shani_checked::Schedule;
 use core::arch::x86_64::{
     __m128i, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_shuffle_epi32, _mm_sub_epi32,
@@ -41,14 +41,6 @@ impl ShaNi {
             }
         }
     }
-}
-
-/// ABCD (A in the top lane) and E (in the top lane, the others zero) of
-/// `state`.
-#[target_feature(enable = "sse2")]
-fn load(state: &[u32; 5]) -> (__m128i, __m128i) {
-    let [a, b, c, d, e] = state.map(|w| w as i32);
-    (_mm_set_epi32(a, b, c, d), _mm_set_epi32(e, 0, 0, 0))
 }
 
 /// Groups `first..last` of the twin from ABCD and E, the twin's group k
@@ -82,9 +74,9 @@ fn twin_collides<const GROUP: usize>(
     start: &[u32; 5],
     output: &[u32; 5],
 ) -> bool {
-    let at = load(start);
+    let at = load_state!(*start);
     let end = twin_groups(w, dm, at, GROUP, 20);
-    let output = load(output);
+    let output = load_state!(*output);
     let needed = (
         _mm_sub_epi32(output.0, end.0),
         _mm_sub_epi32(output.1, end.1),
