@@ -6,6 +6,9 @@
 //! by block, between a branchy loop (fast when value lengths repeat, because
 //! the branch predictor then runs ahead of the length chain) and a branch-free
 //! loop (fast when lengths are unpredictable, because nothing mispredicts).
+//! The branch-free loop is a vector path where the CPU has one for the
+//! width (`crate::simd`), else two walks at once (`crate::chains`), and one
+//! walk for the last values.
 
 /// Generates `encode_batch` and `decode_batch` for one unsigned width. It
 /// expands inside the width module and uses its private items.
@@ -127,7 +130,8 @@ macro_rules! batch_codec {
         /// possible) or a run of one multi-byte tier. Fast when lengths
         /// repeat; each new run costs a mispredicted branch.
         #[inline(never)]
-        fn decode_block_branchy(input: &[u8], out: &mut [$uint], limit: usize) -> BlockProgress {
+        fn decode_block_branchy(input: &[u8], start: usize, out: &mut [$uint], limit: usize) -> BlockProgress {
+            let input = &input[start..];
             let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
             let limit = limit.min(out.len());
             while progress.written < limit {
@@ -168,14 +172,14 @@ macro_rules! batch_codec {
         }
 
         /// Like [`decode_block_branchy`] but with no branch on the tier:
-        /// fast when lengths are unpredictable.
+        /// one walk, for the values the faster loops leave.
         #[inline(never)]
-        fn decode_block_branch_free(input: &[u8], out: &mut [$uint], limit: usize) -> BlockProgress {
+        fn decode_block_branch_free(input: &[u8], start: usize, out: &mut [$uint], limit: usize) -> BlockProgress {
             let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
             let mut previous_len = 0;
             let limit = limit.min(out.len());
             while progress.written < limit {
-                let Some(block) = input[progress.consumed..].first_chunk::<MAX_BYTES>() else { break };
+                let Some(block) = input[start + progress.consumed..].first_chunk::<MAX_BYTES>() else { break };
                 let (value, len, overflowed) = decode_branch_free(block);
                 if overflowed {
                     progress.overflowed = true;
@@ -190,23 +194,32 @@ macro_rules! batch_codec {
             progress
         }
 
+        crate::chains::two_walk_loop!($uint);
+
         /// The unpredictable-length loop: the width's vector path where
-        /// the CPU has one (`crate::simd`), whole windows at a time, then
-        /// [`decode_block_branch_free`] for what it leaves (the last
+        /// the CPU has one (`crate::simd`), else two walks at once
+        /// (`crate::chains`), whole windows at a time; then
+        /// [`decode_block_branch_free`] for what they leave (the last
         /// values before the end of the input, or a window holding an
         /// overflow, which that loop reports at its place).
         #[inline(never)]
-        fn decode_block_unpredictable(input: &[u8], out: &mut [$uint], limit: usize) -> BlockProgress {
-            let Some(vector) = <$uint as crate::simd::VectorBatch>::decode_windows(input, out, limit) else {
-                return decode_block_branch_free(input, out, limit);
+        fn decode_block_unpredictable(input: &[u8], start: usize, out: &mut [$uint], limit: usize) -> BlockProgress {
+            let fast = match <$uint as crate::simd::VectorBatch>::decode_windows(&input[start..], out, limit) {
+                Some(vector) => BlockProgress {
+                    consumed: vector.consumed,
+                    written: vector.written,
+                    length_changes: vector.length_changes,
+                    overflowed: false,
+                },
+                None => decode_two_walks(input, start, out, limit),
             };
-            // The vector path may have gone past `limit`, never past `out`.
-            let left = limit.min(out.len()).saturating_sub(vector.written);
-            let rest = decode_block_branch_free(&input[vector.consumed..], &mut out[vector.written..], left);
+            // The fast loops may have gone past `limit`, never past `out`.
+            let left = limit.min(out.len()).saturating_sub(fast.written);
+            let rest = decode_block_branch_free(input, start + fast.consumed, &mut out[fast.written..], left);
             BlockProgress {
-                consumed: vector.consumed + rest.consumed,
-                written: vector.written + rest.written,
-                length_changes: vector.length_changes + rest.length_changes,
+                consumed: fast.consumed + rest.consumed,
+                written: fast.written + rest.written,
+                length_changes: fast.length_changes + rest.length_changes,
                 overflowed: rest.overflowed,
             }
         }
@@ -240,7 +253,7 @@ macro_rules! batch_codec {
                 // (the vector path's constants) is paid per block.
                 let block = if branchy { ADAPT_BLOCK } else { UNPREDICTABLE_BLOCK };
                 let wanted = block.min(out.len() - written);
-                let progress = decode_block(&input[consumed..], &mut out[written..], wanted);
+                let progress = decode_block(input, consumed, &mut out[written..], wanted);
                 consumed += progress.consumed;
                 written += progress.written;
                 if progress.overflowed {

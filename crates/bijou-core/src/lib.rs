@@ -12,6 +12,7 @@ extern crate alloc;
 extern crate std;
 
 mod batch;
+mod chains;
 mod error;
 mod signed;
 mod simd;
