@@ -1,11 +1,13 @@
-//! bijou64's batch decoder on AVX-512 VBMI: fixed 64-byte chunks.
+//! The batch decoder of bijou32 and bijou64 on AVX-512 VBMI: fixed
+//! 64-byte chunks.
 //!
 //! A bijou value's first byte says its length, but nothing marks which
 //! bytes are first bytes: where value `k + 1` starts depends on value
 //! `k`'s tag. A decoder that steps from value to value, or from window
 //! to window of values, waits for that chain at every step. This one
 //! walks the input in chunks at fixed addresses instead, and carries
-//! only where the first value of each chunk starts (its entry, 0..=8).
+//! only where the first value of each chunk starts (its entry: 0..=8 for
+//! bijou64, 0..=4 for bijou32).
 //!
 //! A chunk is read as a function: every byte `i` of it, were it a tag,
 //! would put the next value at `next[i] = i + len(byte i)`; positions
@@ -15,11 +17,13 @@
 //! none of that waits for this chunk's entry, so the loop-carried chain
 //! is one byte lookup a chunk. From the entry, the same powers give every
 //! value start (`starts[k] = next^k(entry)`, bit by bit of `k`); then,
-//! eight at a time, each value's payload bytes are permuted into a 64-bit
-//! lane in little-endian order (a tier-0 lane takes its tag), the tier's
-//! offset is permuted in from a two-register table and added. An add
-//! that carries (only the top tier can) stops before the chunk, so the
-//! portable loop reports the overflow where it is.
+//! a vector at a time (eight bijou64 values, sixteen bijou32), each
+//! value's payload bytes are permuted into its lane in little-endian
+//! order (a tier-0 lane takes its tag), the tier's offset is permuted in
+//! from a table and added. An add that carries (only the top tier can)
+//! stops before the chunk, so the portable loop reports the overflow
+//! where it is. Only that last step depends on the width
+//! ([`ChunkWidth`]).
 //!
 //! Required CPU features: **`avx512f`, `avx512bw`, `avx512vbmi`,
 //! `popcnt`** (with
@@ -28,16 +32,17 @@
 //! (cached by `cpufeatures`) reported them.
 
 use core::arch::x86_64::{
-    __m512i, _mm_cvtsi128_si32, _mm512_add_epi8, _mm512_add_epi64, _mm512_and_si512,
-    _mm512_castsi512_si128, _mm512_cmplt_epu8_mask, _mm512_cmplt_epu64_mask,
-    _mm512_cmpneq_epi8_mask, _mm512_loadu_si512, _mm512_mask_permutexvar_epi8,
-    _mm512_mask_storeu_epi64, _mm512_mask2_permutex2var_epi8, _mm512_maskz_permutex2var_epi8,
-    _mm512_permutex2var_epi8, _mm512_permutex2var_epi64, _mm512_permutexvar_epi8, _mm512_set_epi64,
-    _mm512_set1_epi8, _mm512_set1_epi64, _mm512_sub_epi8, _mm512_subs_epu8,
+    __m512i, _mm_cvtsi128_si32, _mm512_add_epi8, _mm512_add_epi32, _mm512_add_epi64,
+    _mm512_and_si512, _mm512_castsi512_si128, _mm512_cmplt_epu8_mask, _mm512_cmplt_epu32_mask,
+    _mm512_cmplt_epu64_mask, _mm512_cmpneq_epi8_mask, _mm512_loadu_si512,
+    _mm512_mask_permutexvar_epi8, _mm512_mask_storeu_epi32, _mm512_mask_storeu_epi64,
+    _mm512_mask2_permutex2var_epi8, _mm512_maskz_permutex2var_epi8, _mm512_permutex2var_epi8,
+    _mm512_permutex2var_epi64, _mm512_permutexvar_epi8, _mm512_permutexvar_epi32, _mm512_set_epi64,
+    _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_sub_epi8, _mm512_subs_epu8,
 };
 
 use super::VectorProgress;
-use crate::bijou64::{OFFSETS, THRESHOLD};
+use crate::{bijou32, bijou64};
 
 cpufeatures::new!(cpuid, "avx512f", "avx512bw", "avx512vbmi", "popcnt");
 
@@ -60,10 +65,10 @@ impl Avx512Vbmi {
     /// nothing more. Stops with fewer than 128 bytes or 64 slots of `out`
     /// left, or before a chunk holding an overflow.
     #[inline]
-    pub(crate) fn decode_windows(
+    pub(crate) fn decode_windows<W: ChunkWidth>(
         self,
         input: &[u8],
-        out: &mut [u64],
+        out: &mut [W],
         limit: usize,
     ) -> VectorProgress {
         // SAFETY: `self` exists, so `detect` saw the features that
@@ -99,10 +104,6 @@ const INDEX: [u8; LANES] = lanes!(|i| i as u8);
 const BEYOND: [u8; LANES] = lanes!(|i| (LANES + i) as u8);
 /// The lane before (lane 0's wraps; it is masked off).
 const PREVIOUS: [u8; LANES] = lanes!(|i| (i as u8).wrapping_sub(1) & 63);
-/// For the eight bytes of 64-bit lane `k`: `k` (which value they gather).
-const VALUE_OF_BYTE: [u8; LANES] = lanes!(|i| (i / 8) as u8);
-/// For the eight bytes of a 64-bit lane: their significance 0..8.
-const SIGNIFICANCE: [u8; LANES] = lanes!(|i| (i % 8) as u8);
 /// Lanes whose bit `t` of their index is set, for the six doubling steps.
 const BIT_LANES: [u64; 6] = {
     let mut masks = [0u64; 6];
@@ -119,9 +120,128 @@ const BIT_LANES: [u64; 6] = {
     }
     masks
 };
-/// Byte 0 of every 64-bit lane: always gathered (a tier-0 value's tag, or
-/// a payload's last byte).
-const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
+/// A width the chunk decoder serves: its tags, and the last step, which
+/// adds a vector of its values' offsets and stores them.
+pub(crate) trait ChunkWidth: Copy {
+    /// The width's `THRESHOLD`: its smallest multi-byte tag.
+    const THRESHOLD: u8;
+    /// Values in a vector: 64 over the integer's bytes.
+    const PER_VECTOR: usize;
+    /// For each byte of a vector, the value (lane) it belongs to.
+    const VALUE_OF_BYTE: [u8; LANES];
+    /// For each byte of a vector, its significance in its lane.
+    const SIGNIFICANCE: [u8; LANES];
+    /// Byte 0 of every lane: always gathered (a tier-0 value's tag, or a
+    /// payload's last byte).
+    const LOW_BYTES: u64;
+
+    /// Adds each lane's tier offset (the tier in the lane's low byte of
+    /// `tiers`) to `payload` and stores the first `count` lanes to `out`;
+    /// false, storing nothing, if one of them overflows.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the features of [`Avx512Vbmi`]; `out` holds at least
+    /// `count` values, and `count` is at most `PER_VECTOR`.
+    unsafe fn add_offsets_and_store(
+        payload: __m512i,
+        tiers: __m512i,
+        count: usize,
+        out: &mut [Self],
+    ) -> bool;
+}
+
+impl ChunkWidth for u64 {
+    const THRESHOLD: u8 = bijou64::THRESHOLD;
+    const PER_VECTOR: usize = 8;
+    const VALUE_OF_BYTE: [u8; LANES] = lanes!(|i| (i / 8) as u8);
+    const SIGNIFICANCE: [u8; LANES] = lanes!(|i| (i % 8) as u8);
+    const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
+
+    #[inline(always)]
+    unsafe fn add_offsets_and_store(
+        payload: __m512i,
+        tiers: __m512i,
+        count: usize,
+        out: &mut [u64],
+    ) -> bool {
+        // SAFETY: the caller guarantees the features and `out`'s length.
+        unsafe { store_u64(payload, tiers, count, out) }
+    }
+}
+
+impl ChunkWidth for u32 {
+    const THRESHOLD: u8 = bijou32::THRESHOLD;
+    const PER_VECTOR: usize = 16;
+    const VALUE_OF_BYTE: [u8; LANES] = lanes!(|i| (i / 4) as u8);
+    const SIGNIFICANCE: [u8; LANES] = lanes!(|i| (i % 4) as u8);
+    const LOW_BYTES: u64 = 0x1111_1111_1111_1111;
+
+    #[inline(always)]
+    unsafe fn add_offsets_and_store(
+        payload: __m512i,
+        tiers: __m512i,
+        count: usize,
+        out: &mut [u32],
+    ) -> bool {
+        // SAFETY: the caller guarantees the features and `out`'s length.
+        unsafe { store_u32(payload, tiers, count, out) }
+    }
+}
+
+/// [`ChunkWidth::add_offsets_and_store`] for bijou64: offsets from a
+/// two-register table (tiers 0..=8).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn store_u64(payload: __m512i, tiers: __m512i, count: usize, out: &mut [u64]) -> bool {
+    let o = bijou64::OFFSETS.map(|offset| offset as i64);
+    let offsets_low = _mm512_set_epi64(o[7], o[6], o[5], o[4], o[3], o[2], o[1], o[0]);
+    let offsets_high = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, o[8]);
+    let tiers = _mm512_and_si512(tiers, _mm512_set1_epi64(0xFF));
+    let offset = _mm512_permutex2var_epi64(offsets_low, tiers, offsets_high);
+    let value = _mm512_add_epi64(payload, offset);
+    let lane_mask = ((1u16 << count) - 1) as u8;
+    if _mm512_cmplt_epu64_mask(value, offset) & lane_mask != 0 {
+        return false;
+    }
+    let dest = &mut out[..count];
+    // SAFETY: the store writes only the `count` lanes of `lane_mask`,
+    // which are `dest`'s elements.
+    unsafe { _mm512_mask_storeu_epi64(dest.as_mut_ptr().cast(), lane_mask, value) };
+    true
+}
+
+/// Offsets of bijou32's tiers 0..=4, padded to a vector's sixteen lanes.
+const OFFSETS_32: [u32; 16] = {
+    let mut table = [0; 16];
+    let mut tier = 0;
+    while tier < bijou32::OFFSETS.len() {
+        table[tier] = bijou32::OFFSETS[tier];
+        tier += 1;
+    }
+    table
+};
+
+/// [`ChunkWidth::add_offsets_and_store`] for bijou32: offsets from a
+/// one-register table.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn store_u32(payload: __m512i, tiers: __m512i, count: usize, out: &mut [u32]) -> bool {
+    // SAFETY: the table is 64 readable bytes; the load is unaligned.
+    let offsets = unsafe { _mm512_loadu_si512(OFFSETS_32.as_ptr().cast()) };
+    let tiers = _mm512_and_si512(tiers, _mm512_set1_epi32(0xFF));
+    let offset = _mm512_permutexvar_epi32(tiers, offsets);
+    let value = _mm512_add_epi32(payload, offset);
+    let lane_mask = ((1u32 << count) - 1) as u16;
+    if _mm512_cmplt_epu32_mask(value, offset) & lane_mask != 0 {
+        return false;
+    }
+    let dest = &mut out[..count];
+    // SAFETY: the store writes only the `count` lanes of `lane_mask`,
+    // which are `dest`'s elements.
+    unsafe { _mm512_mask_storeu_epi32(dest.as_mut_ptr().cast(), lane_mask, value) };
+    true
+}
 
 /// The vector holding `bytes`.
 #[target_feature(enable = "avx512f")]
@@ -138,7 +258,7 @@ fn byte_at(vector: __m512i, lane: usize) -> usize {
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-fn decode_chunks(input: &[u8], out: &mut [u64], limit: usize) -> VectorProgress {
+fn decode_chunks<W: ChunkWidth>(input: &[u8], out: &mut [W], limit: usize) -> VectorProgress {
     let limit = limit.min(out.len());
     // The entry stays in every lane of a vector: the next one is then a
     // single permute of this one, the loop's whole carried chain.
@@ -165,8 +285,8 @@ fn decode_chunks(input: &[u8], out: &mut [u64], limit: usize) -> VectorProgress 
     progress
 }
 
-/// Groups of eight values a chunk decodes whether or not it has them:
-/// a chunk of an unpredictable stream holds 8 to 20 values.
+/// Vectors of values a chunk decodes whether or not it has them: a
+/// chunk of an unpredictable bijou64 stream holds 8 to 20 values.
 const ALWAYS_GROUPS: usize = 2;
 
 /// A chunk's values: their tiers and last bytes by value (lane `k` for
@@ -179,45 +299,27 @@ struct Values {
 }
 
 impl Values {
-    /// Stores values `8 * group..` (up to eight, none past `count`) to
-    /// the same places of `out` (at least 64 slots); false, storing
-    /// nothing, if one of them overflows.
+    /// Stores values `W::PER_VECTOR * group..` (a vector's worth, none
+    /// past `count`) to the same places of `out` (at least 64 slots);
+    /// false, storing nothing, if one of them overflows.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    fn store_group(&self, group: usize, out: &mut [u64]) -> bool {
-        let offsets_low = _mm512_set_epi64(
-            OFFSETS[7] as i64,
-            OFFSETS[6] as i64,
-            OFFSETS[5] as i64,
-            OFFSETS[4] as i64,
-            OFFSETS[3] as i64,
-            OFFSETS[2] as i64,
-            OFFSETS[1] as i64,
-            OFFSETS[0] as i64,
-        );
-        let offsets_high = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, OFFSETS[8] as i64);
-        let significance = load(&SIGNIFICANCE);
-        let gather = _mm512_add_epi8(load(&VALUE_OF_BYTE), _mm512_set1_epi8(8 * group as i8));
+    fn store_group<W: ChunkWidth>(&self, group: usize, out: &mut [W]) -> bool {
+        let first = W::PER_VECTOR * group;
+        let significance = load(&W::SIGNIFICANCE);
+        let gather = _mm512_add_epi8(load(&W::VALUE_OF_BYTE), _mm512_set1_epi8(first as i8));
         let last = _mm512_permutexvar_epi8(gather, self.lasts);
         let tier = _mm512_permutexvar_epi8(gather, self.tiers);
         // Byte j of a lane (significance j) is the j-th byte back from
         // the value's last; only the value's `tier` bytes (or its tag).
         let from = _mm512_sub_epi8(last, significance);
-        let keep = _mm512_cmplt_epu8_mask(significance, tier) | LOW_BYTES;
+        let keep = _mm512_cmplt_epu8_mask(significance, tier) | W::LOW_BYTES;
         let payload = _mm512_maskz_permutex2var_epi8(keep, self.bytes[0], from, self.bytes[1]);
-        let tier = _mm512_and_si512(tier, _mm512_set1_epi64(0xFF));
-        let offset = _mm512_permutex2var_epi64(offsets_low, tier, offsets_high);
-        let value = _mm512_add_epi64(payload, offset);
-        let lanes_here = self.count.saturating_sub(8 * group).min(8);
-        let lane_mask = ((1u16 << lanes_here) - 1) as u8;
-        if _mm512_cmplt_epu64_mask(value, offset) & lane_mask != 0 {
-            return false;
-        }
-        let dest = &mut out[8 * group..8 * group + lanes_here];
-        // SAFETY: the store writes only the `lanes_here` lanes of
-        // `lane_mask`, which are `dest`'s elements.
-        unsafe { _mm512_mask_storeu_epi64(dest.as_mut_ptr().cast(), lane_mask, value) };
-        true
+        let count = self.count.saturating_sub(first).min(W::PER_VECTOR);
+        // SAFETY: this function enables the module's features; `out` has
+        // 64 slots, so at least `first + count`; `count` is at most a
+        // vector's.
+        unsafe { W::add_offsets_and_store(payload, tier, count, &mut out[first..]) }
     }
 }
 
@@ -235,10 +337,10 @@ struct Step {
 /// first at `entry` (at most 8, in every lane), into `out` (at least 64
 /// slots); `None` if one of them overflows.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-fn decode_chunk(
+fn decode_chunk<W: ChunkWidth>(
     window: &[u8; READ],
     entry: __m512i,
-    out: &mut [u64],
+    out: &mut [W],
     previous_len: u8,
 ) -> Option<Step> {
     let (low, high) = window.split_at(LANES);
@@ -248,7 +350,7 @@ fn decode_chunk(
     let beyond = load(&BEYOND);
     // Per byte of the chunk, were it a tag: its tier and where the next
     // value starts (at most 72, in the next chunk).
-    let tier = _mm512_subs_epu8(bytes[0], _mm512_set1_epi8((THRESHOLD - 1) as i8));
+    let tier = _mm512_subs_epu8(bytes[0], _mm512_set1_epi8((W::THRESHOLD - 1) as i8));
     let mut jump = _mm512_add_epi8(load(&INDEX), _mm512_add_epi8(tier, one));
     // starts[k] = next^k(entry), bit by bit of k: after step t, lanes
     // below 2^(t+1) are final, and `jump` is next^(2^(t+1)).
@@ -279,7 +381,7 @@ fn decode_chunk(
             return None;
         }
     }
-    for group in ALWAYS_GROUPS..count.div_ceil(8) {
+    for group in ALWAYS_GROUPS..count.div_ceil(W::PER_VECTOR) {
         if !values.store_group(group, out) {
             return None;
         }

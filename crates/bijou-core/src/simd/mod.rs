@@ -3,8 +3,10 @@
 //! `decode_batch` decodes values whose lengths are unpredictable without
 //! branching on their tiers; where the CPU has a vector path for the
 //! width, it decodes a whole window of values per step instead of one
-//! value per step ([`avx512`]: bijou64 with AVX-512 VBMI), and runs of
-//! one tier eight values a step (`avx512_run`). The path is
+//! value per step ([`avx512`]: bijou32 and bijou64 with AVX-512 VBMI),
+//! and bijou64's runs of one tier eight values a step (`avx512_run`).
+//! Elsewhere the portable loop runs two walks at once (`crate::chains`).
+//! The path is
 //! chosen on the first batch and cached. Every path gives the same
 //! results as the portable loop on every input (`tests` runs each
 //! available path on the same inputs against `decode`).
@@ -58,14 +60,33 @@ pub(crate) trait VectorBatch: Sized {
     }
 }
 
-impl VectorBatch for u32 {}
 impl VectorBatch for u128 {}
+
+/// The AVX-512 VBMI token, unless the CPU lacks it or the vector paths
+/// are turned off.
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[inline]
+fn avx512_vbmi() -> Option<avx512::Avx512Vbmi> {
+    avx512::Avx512Vbmi::detect().filter(|_| !forced_portable())
+}
+
+impl VectorBatch for u32 {
+    #[inline]
+    fn decode_windows(input: &[u8], out: &mut [u32], limit: usize) -> Option<VectorProgress> {
+        #[cfg(all(target_arch = "x86_64", bijou_avx512))]
+        if let Some(token) = avx512_vbmi() {
+            return Some(token.decode_windows(input, out, limit));
+        }
+        let _ = (input, out, limit);
+        None
+    }
+}
 
 impl VectorBatch for u64 {
     #[inline]
     fn decode_windows(input: &[u8], out: &mut [u64], limit: usize) -> Option<VectorProgress> {
         #[cfg(all(target_arch = "x86_64", bijou_avx512))]
-        if let Some(token) = avx512::Avx512Vbmi::detect().filter(|_| !forced_portable()) {
+        if let Some(token) = avx512_vbmi() {
             return Some(token.decode_windows(input, out, limit));
         }
         let _ = (input, out, limit);
@@ -75,7 +96,7 @@ impl VectorBatch for u64 {
     #[inline]
     fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
         #[cfg(all(target_arch = "x86_64", bijou_avx512))]
-        if let Some(token) = avx512::Avx512Vbmi::detect().filter(|_| !forced_portable()) {
+        if let Some(token) = avx512_vbmi() {
             return token.decode_run(input, out, tag);
         }
         let _ = (input, out, tag);
@@ -83,11 +104,12 @@ impl VectorBatch for u64 {
     }
 }
 
-/// The name of the vector path `decode_batch` uses for bijou64 on this
-/// CPU: `"avx512-vbmi"`, or `"portable"` when there is none (another
-/// architecture, a CPU without AVX-512 VBMI, a compiler older than Rust
-/// 1.89, or `BIJOU_CORE_BATCH=portable`). The other widths always take the
-/// portable loop. For logs and benchmarks; results never depend on it.
+/// The name of the vector path `decode_batch` uses for bijou32 and
+/// bijou64 on this CPU: `"avx512-vbmi"`, or `"portable"` when there is
+/// none (another architecture, a CPU without AVX-512 VBMI, a compiler
+/// older than Rust 1.89, or `BIJOU_CORE_BATCH=portable`). bijou128 always
+/// takes the portable loop. For logs and benchmarks; results never depend
+/// on it.
 ///
 /// # Examples
 ///
@@ -97,7 +119,7 @@ impl VectorBatch for u64 {
 #[must_use]
 pub fn batch_decoder() -> &'static str {
     #[cfg(all(target_arch = "x86_64", bijou_avx512))]
-    if avx512::Avx512Vbmi::detect().is_some() && !forced_portable() {
+    if avx512_vbmi().is_some() {
         return "avx512-vbmi";
     }
     "portable"
