@@ -70,28 +70,28 @@ fn avx512_vbmi() -> Option<avx512::Avx512Vbmi> {
     avx512::Avx512Vbmi::detect().filter(|_| !forced_portable())
 }
 
-impl VectorBatch for u32 {
-    #[inline]
-    fn decode_windows(input: &[u8], out: &mut [u32], limit: usize) -> Option<VectorProgress> {
-        #[cfg(all(target_arch = "x86_64", bijou_avx512))]
-        if let Some(token) = avx512_vbmi() {
-            return Some(token.decode_windows(input, out, limit));
+/// [`VectorBatch::decode_windows`] on the AVX-512 chunk decoder, for
+/// the widths it serves.
+macro_rules! chunk_windows {
+    () => {
+        #[inline]
+        fn decode_windows(input: &[u8], out: &mut [Self], limit: usize) -> Option<VectorProgress> {
+            #[cfg(all(target_arch = "x86_64", bijou_avx512))]
+            if let Some(token) = avx512_vbmi() {
+                return Some(token.decode_windows(input, out, limit));
+            }
+            let _ = (input, out, limit);
+            None
         }
-        let _ = (input, out, limit);
-        None
-    }
+    };
+}
+
+impl VectorBatch for u32 {
+    chunk_windows!();
 }
 
 impl VectorBatch for u64 {
-    #[inline]
-    fn decode_windows(input: &[u8], out: &mut [u64], limit: usize) -> Option<VectorProgress> {
-        #[cfg(all(target_arch = "x86_64", bijou_avx512))]
-        if let Some(token) = avx512_vbmi() {
-            return Some(token.decode_windows(input, out, limit));
-        }
-        let _ = (input, out, limit);
-        None
-    }
+    chunk_windows!();
 
     #[inline]
     fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
