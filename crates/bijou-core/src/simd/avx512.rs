@@ -1,13 +1,12 @@
-//! The batch decoder of bijou32 and bijou64 on AVX-512 VBMI: fixed
-//! 64-byte chunks.
+//! The batch decoder on AVX-512 VBMI, every width: fixed 64-byte chunks.
 //!
 //! A bijou value's first byte says its length, but nothing marks which
 //! bytes are first bytes: where value `k + 1` starts depends on value
 //! `k`'s tag. A decoder that steps from value to value, or from window
 //! to window of values, waits for that chain at every step. This one
 //! walks the input in chunks at fixed addresses instead, and carries
-//! only where the first value of each chunk starts (its entry: 0..=8 for
-//! bijou64, 0..=4 for bijou32).
+//! only where the first value of each chunk starts (its entry, below
+//! the width's longest value).
 //!
 //! A chunk is read as a function: every byte `i` of it, were it a tag,
 //! would put the next value at `next[i] = i + len(byte i)`; positions
@@ -17,7 +16,8 @@
 //! none of that waits for this chunk's entry, so the loop-carried chain
 //! is one byte lookup a chunk. From the entry, the same powers give every
 //! value start (`starts[k] = next^k(entry)`, bit by bit of `k`); then,
-//! a vector at a time (eight bijou64 values, sixteen bijou32), each
+//! a vector at a time (sixteen bijou32 values, eight bijou64, four
+//! bijou128), each
 //! value's payload bytes are permuted into its lane in little-endian
 //! order (a tier-0 lane takes its tag), the tier's offset is permuted in
 //! from a table and added. An add that carries (only the top tier can)
@@ -33,16 +33,17 @@
 
 use core::arch::x86_64::{
     __m512i, _mm_cvtsi128_si32, _mm512_add_epi8, _mm512_add_epi32, _mm512_add_epi64,
-    _mm512_and_si512, _mm512_castsi512_si128, _mm512_cmplt_epu8_mask, _mm512_cmplt_epu32_mask,
-    _mm512_cmplt_epu64_mask, _mm512_cmpneq_epi8_mask, _mm512_loadu_si512,
-    _mm512_mask_permutexvar_epi8, _mm512_mask_storeu_epi32, _mm512_mask_storeu_epi64,
-    _mm512_mask2_permutex2var_epi8, _mm512_maskz_permutex2var_epi8, _mm512_permutex2var_epi8,
-    _mm512_permutex2var_epi64, _mm512_permutexvar_epi8, _mm512_permutexvar_epi32, _mm512_set_epi64,
-    _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_sub_epi8, _mm512_subs_epu8,
+    _mm512_and_si512, _mm512_castsi512_si128, _mm512_cmpeq_epi64_mask, _mm512_cmplt_epu8_mask,
+    _mm512_cmplt_epu32_mask, _mm512_cmplt_epu64_mask, _mm512_cmpneq_epi8_mask, _mm512_loadu_si512,
+    _mm512_mask_add_epi64, _mm512_mask_permutexvar_epi8, _mm512_mask_storeu_epi32,
+    _mm512_mask_storeu_epi64, _mm512_mask2_permutex2var_epi8, _mm512_maskz_mov_epi8,
+    _mm512_maskz_permutex2var_epi8, _mm512_permutex2var_epi8, _mm512_permutex2var_epi64,
+    _mm512_permutexvar_epi8, _mm512_permutexvar_epi32, _mm512_set_epi64, _mm512_set1_epi8,
+    _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_sub_epi8, _mm512_subs_epu8,
 };
 
 use super::VectorProgress;
-use crate::{bijou32, bijou64};
+use crate::{bijou32, bijou64, bijou128};
 
 cpufeatures::new!(cpuid, "avx512f", "avx512bw", "avx512vbmi", "popcnt");
 
@@ -187,6 +188,55 @@ impl ChunkWidth for u32 {
         // SAFETY: the caller guarantees the features and `out`'s length.
         unsafe { store_u32(payload, tiers, count, out) }
     }
+}
+
+impl ChunkWidth for u128 {
+    const THRESHOLD: u8 = bijou128::THRESHOLD;
+    const PER_VECTOR: usize = 4;
+    const VALUE_OF_BYTE: [u8; LANES] = lanes!(|i| (i / 16) as u8);
+    const SIGNIFICANCE: [u8; LANES] = lanes!(|i| (i % 16) as u8);
+    const LOW_BYTES: u64 = 0x0001_0001_0001_0001;
+
+    #[inline(always)]
+    unsafe fn add_offsets_and_store(
+        payload: __m512i,
+        tiers: __m512i,
+        count: usize,
+        out: &mut [u128],
+    ) -> bool {
+        // SAFETY: the caller guarantees the features and `out`'s length.
+        unsafe { store_u128(payload, tiers, count, out) }
+    }
+}
+
+/// Byte `j` of a bijou128 tier offset, for a tier above `j`: the offset
+/// of tier `t` is `THRESHOLD + 256 + … + 256^(t-1)`, in little-endian
+/// order `F0 01 … 01` over its first `t` bytes (no byte carries).
+const OFFSET_BYTES_128: [u8; LANES] = lanes!(|i| if i % 16 == 0 { bijou128::THRESHOLD } else { 1 });
+
+/// [`ChunkWidth::add_offsets_and_store`] for bijou128: the offsets built
+/// byte by byte from the tiers, each 128-bit add as two 64-bit adds and a
+/// carry.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn store_u128(payload: __m512i, tiers: __m512i, count: usize, out: &mut [u128]) -> bool {
+    let below_tier = _mm512_cmplt_epu8_mask(load(&<u128 as ChunkWidth>::SIGNIFICANCE), tiers);
+    let offset = _mm512_maskz_mov_epi8(below_tier, load(&OFFSET_BYTES_128));
+    let sum = _mm512_add_epi64(payload, offset);
+    let carries = _mm512_cmplt_epu64_mask(sum, offset);
+    // A low half's carry goes into its high half (the next 64-bit lane).
+    let carried = (carries & 0x55) << 1;
+    let value = _mm512_mask_add_epi64(sum, carried, sum, _mm512_set1_epi64(1));
+    let wrapped = carried & _mm512_cmpeq_epi64_mask(value, _mm512_setzero_si512());
+    let lane_mask = ((1u16 << (2 * count)) - 1) as u8;
+    if ((carries & 0xAA) | wrapped) & lane_mask != 0 {
+        return false;
+    }
+    let dest = &mut out[..count];
+    // SAFETY: the store writes only the `2 * count` 64-bit lanes of
+    // `lane_mask`, which are `dest`'s elements.
+    unsafe { _mm512_mask_storeu_epi64(dest.as_mut_ptr().cast(), lane_mask, value) };
+    true
 }
 
 /// [`ChunkWidth::add_offsets_and_store`] for bijou64: offsets from a

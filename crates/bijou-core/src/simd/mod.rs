@@ -3,7 +3,7 @@
 //! `decode_batch` decodes values whose lengths are unpredictable without
 //! branching on their tiers; where the CPU has a vector path for the
 //! width, it decodes a whole window of values per step instead of one
-//! value per step ([`avx512`]: bijou32 and bijou64 with AVX-512 VBMI),
+//! value per step ([`avx512`]: every width, with AVX-512 VBMI),
 //! and bijou64's runs of one tier eight values a step (`avx512_run`).
 //! Elsewhere the portable loop runs two walks at once (`crate::chains`).
 //! The path is
@@ -60,8 +60,6 @@ pub(crate) trait VectorBatch: Sized {
     }
 }
 
-impl VectorBatch for u128 {}
-
 /// The AVX-512 VBMI token, unless the CPU lacks it or the vector paths
 /// are turned off.
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
@@ -90,6 +88,10 @@ impl VectorBatch for u32 {
     chunk_windows!();
 }
 
+impl VectorBatch for u128 {
+    chunk_windows!();
+}
+
 impl VectorBatch for u64 {
     chunk_windows!();
 
@@ -104,12 +106,11 @@ impl VectorBatch for u64 {
     }
 }
 
-/// The name of the vector path `decode_batch` uses for bijou32 and
-/// bijou64 on this CPU: `"avx512-vbmi"`, or `"portable"` when there is
-/// none (another architecture, a CPU without AVX-512 VBMI, a compiler
-/// older than Rust 1.89, or `BIJOU_CORE_BATCH=portable`). bijou128 always
-/// takes the portable loop. For logs and benchmarks; results never depend
-/// on it.
+/// The name of the vector path `decode_batch` uses on this CPU:
+/// `"avx512-vbmi"`, or `"portable"` when there is none (another
+/// architecture, a CPU without AVX-512 VBMI, a compiler older than Rust
+/// 1.89, or `BIJOU_CORE_BATCH=portable`). For logs and benchmarks;
+/// results never depend on it.
 ///
 /// # Examples
 ///

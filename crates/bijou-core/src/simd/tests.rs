@@ -1,7 +1,7 @@
 //! Every vector path available here against the width's `decode`, on
 //! the same inputs: value by value, bytes consumed, length changes, and a
 //! stop short of `limit` only before an overflow or at the end. One suite
-//! per width with a vector path (bijou32, bijou64).
+//! per width.
 
 use super::VectorProgress;
 use proptest::prelude::*;
@@ -159,6 +159,23 @@ macro_rules! vector_path_suite {
             }
         }
 
+        /// The top tier's largest payload, and the next, which overflows
+        /// (for bijou128 by the low half's carry alone), at every place of
+        /// a chunk.
+        #[test]
+        fn the_top_tier_edge() {
+            let top = <$uint>::MAX - $width::OFFSETS[$width::MAX_BYTES - 1];
+            for payload in [top, top + 1] {
+                for shift in 0..crate::simd::avx512::LANES {
+                    let mut input = vec![1u8; shift];
+                    input.push(0xFF);
+                    input.extend_from_slice(&payload.to_be_bytes());
+                    input.extend([2u8; 200]);
+                    each_path_agrees(&input, 300, 0);
+                }
+            }
+        }
+
         /// An overflow anywhere in a chunk stops the step before the chunk,
         /// after values of every tier.
         #[test]
@@ -184,3 +201,4 @@ macro_rules! vector_path_suite {
 
 vector_path_suite!(b32, bijou32, u32);
 vector_path_suite!(b64, bijou64, u64);
+vector_path_suite!(b128, bijou128, u128);
