@@ -101,11 +101,14 @@ where
 /// repeated and an overflow case followed by more bytes, so the block
 /// loop meets them, not only the tail (which is `decode` again); one-byte
 /// values go to the run copier and a truncated case, at the end of the
-/// input, to the tail. `value` is the case's value, `None` for an error
-/// case.
+/// input, to the tail. The trail after the case is long enough for the
+/// unpredictable-length loops' widest view. `value` is the case's value,
+/// `None` for an error case.
 fn check_batch<T: Bijou>(case: &BijouCase, value: Option<T>, api: &Api<T>) -> Result<(), String> {
     const COPIES: usize = 16;
-    const TRAIL: usize = 64;
+    // Longer than a round of bijou-core's two-walk loop looks at (about
+    // 1 KiB), so that loop meets the case too, not only the one-walk tail.
+    const TRAIL: usize = 1200;
     let two_byte_tag = (0..=u8::MAX)
         .find(|&tag| T::len_from_tag(tag) == 2)
         .expect("every width has a two-byte tier");
