@@ -108,33 +108,10 @@ macro_rules! two_walk_loop {
         }
 
         /// The guessed walk's values and where each started, kept between
-        /// rounds so that a round does not clear them. A start with
-        /// [`GUESS_OVERFLOWED`] set is where the guess read an overflow:
-        /// marked rather than branched on, as a wrong guess often does.
+        /// rounds so that a round does not clear them.
         struct Guesses {
             values: [$uint; WALK_WINDOW],
             starts: [u16; WALK_WINDOW],
-        }
-
-        /// The mark of a guessed start whose value overflowed; starts are
-        /// view indices, below it.
-        const GUESS_OVERFLOWED: u16 = 1 << 15;
-        const _: () = assert!(VIEW <= GUESS_OVERFLOWED as usize);
-
-        impl Guesses {
-            /// Records guess `k`: its value, where it started, and whether
-            /// it overflowed.
-            #[inline(always)]
-            fn record(&mut self, k: usize, (value, at, overflowed): ($uint, usize, bool)) {
-                self.values[k % WALK_WINDOW] = value;
-                self.starts[k % WALK_WINDOW] = at as u16 | (u16::from(overflowed) << 15);
-            }
-
-            /// Where guess `k` started.
-            #[inline(always)]
-            fn start(&self, k: usize) -> usize {
-                usize::from(self.starts[k % WALK_WINDOW] & !GUESS_OVERFLOWED)
-            }
         }
 
         /// One round: the values that start in the two windows after the
@@ -150,20 +127,23 @@ macro_rules! two_walk_loop {
             // Counted on the first walk only: a sample is enough for the
             // caller's choice of loop, and the register it saves is not.
             let (mut a_len, mut length_changes) = (0, 0);
-            let stop = |a: usize, written, length_changes| Round {
-                consumed: a - LOOK_BACK,
-                written,
-                length_changes,
-                stopped: true,
-            };
             while a < first_end && b < second_end {
                 let (a_value, a_next, a_overflowed) = walk_step(view, a);
                 let (b_value, b_next, b_overflowed) = walk_step(view, b);
-                if a_overflowed {
-                    return stop(a, n, length_changes);
+                if a_overflowed | b_overflowed {
+                    if a_overflowed {
+                        return Round {
+                            consumed: a - LOOK_BACK,
+                            written: n,
+                            length_changes,
+                            stopped: true,
+                        };
+                    }
+                    break; // the guess ends here; the first walk goes on
                 }
                 dest[n % ROUND_VALUES] = a_value;
-                guesses.record(n, (b_value, b, b_overflowed));
+                guesses.values[n % WALK_WINDOW] = b_value;
+                guesses.starts[n % WALK_WINDOW] = b as u16;
                 n += 1;
                 length_changes += (a_next - a != a_len) as usize;
                 a_len = a_next - a;
@@ -172,7 +152,11 @@ macro_rules! two_walk_loop {
             let (mut written, mut guessed) = (n, n);
             while b < second_end {
                 let (b_value, b_next, b_overflowed) = walk_step(view, b);
-                guesses.record(guessed, (b_value, b, b_overflowed));
+                if b_overflowed {
+                    break;
+                }
+                guesses.values[guessed % WALK_WINDOW] = b_value;
+                guesses.starts[guessed % WALK_WINDOW] = b as u16;
                 guessed += 1;
                 b = b_next;
             }
@@ -180,27 +164,26 @@ macro_rules! two_walk_loop {
             // through the second window if it never does.
             let mut meet = 0;
             while a < second_end {
-                while meet < guessed && guesses.start(meet) < a {
+                while meet < guessed && usize::from(guesses.starts[meet % WALK_WINDOW]) < a {
                     meet += 1;
                 }
-                if meet < guessed && guesses.start(meet) == a {
-                    // The guesses from here are the stream's, up to the
-                    // first overflow: the next round's first step meets it.
-                    let marks = &guesses.starts[meet..guessed];
-                    let good = marks
-                        .iter()
-                        .position(|&start| start & GUESS_OVERFLOWED != 0);
-                    let kept = &guesses.values[meet..meet + good.unwrap_or(marks.len())];
+                if meet < guessed && usize::from(guesses.starts[meet % WALK_WINDOW]) == a {
+                    let kept = &guesses.values[meet..guessed];
                     if let Some(to) = dest.get_mut(written..written + kept.len()) {
                         to.copy_from_slice(kept);
                         written += kept.len();
-                        a = good.map_or(b, |good| guesses.start(meet + good));
+                        a = b;
                     }
                     break;
                 }
                 let (a_value, a_next, a_overflowed) = walk_step(view, a);
                 if a_overflowed {
-                    return stop(a, written, length_changes);
+                    return Round {
+                        consumed: a - LOOK_BACK,
+                        written,
+                        length_changes,
+                        stopped: true,
+                    };
                 }
                 dest[written % ROUND_VALUES] = a_value;
                 written += 1;
