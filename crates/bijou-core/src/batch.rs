@@ -27,6 +27,11 @@ macro_rules! batch_codec {
         /// loop's longer dependency chain.
         const MAX_PREDICTABLE_CHANGES: usize = ADAPT_BLOCK / 8;
 
+        /// Values in the batch's first block, on the branchy loop: enough
+        /// to choose the next block's loop, few enough that unpredictable
+        /// data (where that loop mispredicts at every value) pays little.
+        const FIRST_BLOCK: usize = 16;
+
         /// Bytes that a single-byte run test looks at together.
         const RUN: usize = 16;
 
@@ -240,7 +245,7 @@ macro_rules! batch_codec {
         #[inline(always)]
         fn decode_batch_blocks(input: &[u8], out: &mut [$uint]) -> Result<BatchProgress, BatchDecodeError> {
             let (mut consumed, mut written) = (0, 0);
-            let mut branchy = true;
+            let (mut branchy, mut first) = (true, true);
             while written < out.len() {
                 let run = copy_single_byte_runs(&input[consumed..], &mut out[written..]);
                 consumed += run;
@@ -251,7 +256,12 @@ macro_rules! batch_codec {
                 let decode_block = if branchy { decode_block_branchy } else { decode_block_unpredictable };
                 // Unpredictable blocks run longer: their loop's set-up
                 // (the vector path's constants) is paid per block.
-                let block = if branchy { ADAPT_BLOCK } else { UNPREDICTABLE_BLOCK };
+                let block = match (first, branchy) {
+                    (true, _) => FIRST_BLOCK,
+                    (false, true) => ADAPT_BLOCK,
+                    (false, false) => UNPREDICTABLE_BLOCK,
+                };
+                first = false;
                 let wanted = block.min(out.len() - written);
                 let progress = decode_block(input, consumed, &mut out[written..], wanted);
                 consumed += progress.consumed;

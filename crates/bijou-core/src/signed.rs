@@ -210,34 +210,18 @@ macro_rules! signed_width {
             /// assert_eq!(out, [-1, 1, -2]);
             /// ```
             pub fn decode_batch(input: &[u8], out: &mut [$int]) -> Result<(usize, usize), BatchDecodeError> {
-                let mut consumed = 0;
-                let mut written = 0;
-                // Decode through the unsigned batch in stack-sized pieces so
-                // one loop serves both and stays the only one to optimise.
-                // 4 KiB of scratch: long enough for the unsigned decoder to adapt.
-                let mut scratch = [0 as $uint; 4096 / core::mem::size_of::<$uint>()];
-                loop {
-                    let want = (out.len() - written).min(scratch.len());
-                    if want == 0 {
-                        break;
-                    }
-                    let (n, len, overflowed) = match $unsigned::decode_batch(&input[consumed..], &mut scratch[..want]) {
-                        Ok((n, len)) => (n, len, false),
-                        Err(BatchDecodeError::Overflow { offset, written: n }) => (n, offset, true),
-                    };
-                    for (dest, &zigzagged) in out[written..written + n].iter_mut().zip(&scratch[..n]) {
-                        *dest = unzigzag(zigzagged);
-                    }
-                    written += n;
-                    consumed += len;
-                    if overflowed {
-                        return Err(BatchDecodeError::Overflow { offset: consumed, written });
-                    }
-                    if n < want {
-                        break;
-                    }
+                // Decoded as the unsigned width straight into `out` (the same
+                // bits, reinterpreted), then unzigzagged in place: one unsigned
+                // call sees the whole batch, so its choice of loop and its
+                // vector paths run on all of it, with no scratch to copy.
+                let result = $unsigned::decode_batch(input, bytemuck::cast_slice_mut(out));
+                let written = match result {
+                    Ok((written, _)) | Err(BatchDecodeError::Overflow { written, .. }) => written,
+                };
+                for value in &mut out[..written] {
+                    *value = unzigzag(*value as $uint);
                 }
-                Ok((written, consumed))
+                result
             }
         }
     };

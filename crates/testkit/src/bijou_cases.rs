@@ -95,9 +95,8 @@ where
 /// The vector inside a stream, through `decode_batch`, after two kinds of
 /// lead: a run of one-byte values (the batch decoder stays on its branchy
 /// path) and 384 values alternating one and two bytes long (it switches to
-/// its branch-free path after a block of 128, and the case lands in a
-/// branch-free block even where the signed decoder starts a new unsigned
-/// call every 256 values, as bijou128s does). A multi-byte value case is
+/// its branch-free path after its first block, and the case lands in a
+/// branch-free block). A multi-byte value case is
 /// repeated and an overflow case followed by more bytes, so the block
 /// loop meets them, not only the tail (which is `decode` again); one-byte
 /// values go to the run copier and a truncated case, at the end of the

@@ -325,9 +325,9 @@ macro_rules! signed_suite {
             proptest! {
                 #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
-                /// Batches long enough to cross the signed decoder's scratch
-                /// pieces (1 024, 512 or 256 values, by width), ended by
-                /// junk that may cut or overflow the last value; and the
+                /// Batches of up to 2 600 values (many blocks of the unsigned
+                /// decoder beneath), ended by junk that may cut or overflow
+                /// the last value; and the
                 /// signed `encode_batch` is the values' encodings in a row.
                 #[test]
                 fn long_batches_equal_repeated_decode(
@@ -349,8 +349,8 @@ signed_suite!(s64, bijou64s, i64, bijou64, b64, Width::b64());
 signed_suite!(s128, bijou128s, i128, bijou128, b128, Width::b128());
 
 #[test]
-fn signed_batch_reports_overflow_offset_across_scratch_pieces() {
-    // More values before the bad one than one scratch piece holds.
+fn signed_batch_reports_overflow_offset_after_many_values() {
+    // Values converted in place up to the bad one, none after it.
     let mut input = vec![0x02; 1500];
     input.extend_from_slice(&[0xFF; 9]);
     let mut out = [0i64; 2000];
