@@ -121,6 +121,7 @@ const BIT_LANES: [u64; 6] = {
     }
     masks
 };
+
 /// A width the chunk decoder serves: its tags, and the last step, which
 /// adds a vector of its values' offsets and stores them.
 pub(crate) trait ChunkWidth: Copy {
@@ -152,62 +153,45 @@ pub(crate) trait ChunkWidth: Copy {
     ) -> bool;
 }
 
-impl ChunkWidth for u64 {
-    const THRESHOLD: u8 = bijou64::THRESHOLD;
-    const PER_VECTOR: usize = 8;
-    const VALUE_OF_BYTE: [u8; LANES] = lanes!(|i| (i / 8) as u8);
-    const SIGNIFICANCE: [u8; LANES] = lanes!(|i| (i % 8) as u8);
-    const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
-
-    #[inline(always)]
-    unsafe fn add_offsets_and_store(
-        payload: __m512i,
-        tiers: __m512i,
-        count: usize,
-        out: &mut [u64],
-    ) -> bool {
-        // SAFETY: the caller guarantees the features and `out`'s length.
-        unsafe { store_u64(payload, tiers, count, out) }
+/// Byte 0 of every `bytes`-byte lane of a vector, as a byte mask.
+const fn low_bytes(bytes: usize) -> u64 {
+    let (mut mask, mut byte) = (0, 0);
+    while byte < LANES {
+        mask |= 1 << byte;
+        byte += bytes;
     }
+    mask
 }
 
-impl ChunkWidth for u32 {
-    const THRESHOLD: u8 = bijou32::THRESHOLD;
-    const PER_VECTOR: usize = 16;
-    const VALUE_OF_BYTE: [u8; LANES] = lanes!(|i| (i / 4) as u8);
-    const SIGNIFICANCE: [u8; LANES] = lanes!(|i| (i % 4) as u8);
-    const LOW_BYTES: u64 = 0x1111_1111_1111_1111;
+/// Implements [`ChunkWidth`] for `$uint`, the integer of the width module
+/// `$width`, with `$store` as its last step.
+macro_rules! chunk_width {
+    ($uint:ty, $width:ident, $store:ident) => {
+        impl ChunkWidth for $uint {
+            const THRESHOLD: u8 = $width::THRESHOLD;
+            const PER_VECTOR: usize = LANES / size_of::<$uint>();
+            const VALUE_OF_BYTE: [u8; LANES] = lanes!(|i| (i / size_of::<$uint>()) as u8);
+            const SIGNIFICANCE: [u8; LANES] = lanes!(|i| (i % size_of::<$uint>()) as u8);
+            const LOW_BYTES: u64 = low_bytes(size_of::<$uint>());
 
-    #[inline(always)]
-    unsafe fn add_offsets_and_store(
-        payload: __m512i,
-        tiers: __m512i,
-        count: usize,
-        out: &mut [u32],
-    ) -> bool {
-        // SAFETY: the caller guarantees the features and `out`'s length.
-        unsafe { store_u32(payload, tiers, count, out) }
-    }
+            #[inline(always)]
+            unsafe fn add_offsets_and_store(
+                payload: __m512i,
+                tiers: __m512i,
+                count: usize,
+                out: &mut [$uint],
+            ) -> bool {
+                // SAFETY: the caller guarantees the features and `out`'s
+                // length.
+                unsafe { $store(payload, tiers, count, out) }
+            }
+        }
+    };
 }
 
-impl ChunkWidth for u128 {
-    const THRESHOLD: u8 = bijou128::THRESHOLD;
-    const PER_VECTOR: usize = 4;
-    const VALUE_OF_BYTE: [u8; LANES] = lanes!(|i| (i / 16) as u8);
-    const SIGNIFICANCE: [u8; LANES] = lanes!(|i| (i % 16) as u8);
-    const LOW_BYTES: u64 = 0x0001_0001_0001_0001;
-
-    #[inline(always)]
-    unsafe fn add_offsets_and_store(
-        payload: __m512i,
-        tiers: __m512i,
-        count: usize,
-        out: &mut [u128],
-    ) -> bool {
-        // SAFETY: the caller guarantees the features and `out`'s length.
-        unsafe { store_u128(payload, tiers, count, out) }
-    }
-}
+chunk_width!(u32, bijou32, store_u32);
+chunk_width!(u64, bijou64, store_u64);
+chunk_width!(u128, bijou128, store_u128);
 
 /// Byte `j` of a bijou128 tier offset, for a tier above `j`: the offset
 /// of tier `t` is `THRESHOLD + 256 + … + 256^(t-1)`, in little-endian
