@@ -551,6 +551,7 @@ fn interleaved_tables() {
         }
     }
     decode_table(&workloads);
+    signed_decode_table(&workloads);
 }
 
 /// The stream decode loops of bijou-core, its batch decoder, both upstream
@@ -589,6 +590,65 @@ fn decode_table(workloads: &[Workload]) {
             time(1) / best(&[2, 3]),
         );
     }
+}
+
+/// The signed batch decoder against the signed per-value loop and the
+/// unsigned batch decoder, on the same streams read as bijou64s (any bytes
+/// that decode as bijou64 decode as bijou64s, to the zigzag images).
+fn signed_decode_table(workloads: &[Workload]) {
+    bijou_benches::emit!(
+        "\nvarint-decode-signed: bijou64s on the same streams (interleaved medians: ns/value, cycles/value; ratios are time ÷ time)"
+    );
+    bijou_benches::emit!(
+        "| workload | bijou64s decode loop | bijou64s decode_batch | bijou64 decode_batch | signed batch ÷ loop | signed ÷ unsigned batch |"
+    );
+    bijou_benches::emit!("| :--- |{}", " ---: |".repeat(5));
+    for workload in workloads {
+        let mut contenders = [
+            signed_loop_contender(workload),
+            signed_batch_contender(workload),
+            batch_contender(workload),
+        ];
+        let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
+        let time = |i: usize| 1.0 / stats[i].rate;
+        bijou_benches::emit!(
+            "| {} |{} {:.2}× | {:.2}× |",
+            workload.name,
+            cells(&stats),
+            time(1) / time(0),
+            time(1) / time(2),
+        );
+    }
+}
+
+/// A `while` loop of `bijou64s::decode` over `workload`'s streams.
+fn signed_loop_contender(workload: &Workload) -> Contender<'static> {
+    let (streams, mut out, mut at) = (streams::<BijouCore>(workload), vec![0i64; BATCH], 0);
+    let run = Box::new(move || {
+        let s = black_box(&streams[at]);
+        let (mut pos, mut k) = (0, 0);
+        while pos < s.len {
+            let (value, len) = bijou_core::bijou64s::decode(&s.bytes[pos..]).expect("valid stream");
+            out[k] = value;
+            (pos, k) = (pos + len, k + 1);
+        }
+        black_box(&out);
+        at = (at + 1) % streams.len();
+    });
+    ("bijou64s-loop".to_owned(), run)
+}
+
+/// `bijou64s::decode_batch` over `workload`'s streams, one batch a call.
+fn signed_batch_contender(workload: &Workload) -> Contender<'static> {
+    let (streams, mut out, mut at) = (streams::<BijouCore>(workload), vec![0i64; BATCH], 0);
+    let run = Box::new(move || {
+        let s = black_box(&streams[at]);
+        let done = bijou_core::bijou64s::decode_batch(&s.bytes[..s.len], &mut out);
+        black_box(done.expect("valid stream"));
+        black_box(&out);
+        at = (at + 1) % streams.len();
+    });
+    ("bijou64s-batch".to_owned(), run)
 }
 
 /// `decode_batch` over `workload`'s streams, one batch a call, in turn.
