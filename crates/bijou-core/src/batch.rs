@@ -284,7 +284,8 @@ macro_rules! batch_codec {
         ///
         /// A value cut off at the end of `input` is not an error: it is
         /// left unconsumed, so a streaming caller can keep
-        /// `input[consumed..]`, append more bytes and call again.
+        /// `input[consumed..]`, append more bytes and call again. Slots of
+        /// `out` past the values written may have been overwritten.
         ///
         /// # Errors
         ///

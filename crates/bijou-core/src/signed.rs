@@ -192,7 +192,8 @@ macro_rules! signed_width {
 
             /// Decodes consecutive values into `out` until it is full or
             /// `input` runs out; returns (values written, bytes consumed). A
-            /// value cut off at the end is left unconsumed.
+            /// value cut off at the end is left unconsumed. Slots of `out`
+            /// past the values written may have been overwritten.
             ///
             /// # Errors
             ///
