@@ -522,6 +522,14 @@ fn cells(stats: &[Stats]) -> String {
         .collect()
 }
 
+/// Prints a table's title after a blank line, then its header row (the
+/// first column a name, the others numbers) and the alignment row.
+fn table_head(title: &str, columns: &[&str]) {
+    bijou_benches::emit!("\n{title}");
+    bijou_benches::emit!("| {} |", columns.join(" | "));
+    bijou_benches::emit!("| :--- |{}", " ---: |".repeat(columns.len() - 1));
+}
+
 /// The per-value loops of bijou-core and upstream `bijou64` side by side.
 /// Both are one bijective decoder a value, and their criterion medians
 /// land within the drift between two runs of one binary (BENCHMARKS.md);
@@ -530,12 +538,13 @@ fn cells(stats: &[Stats]) -> String {
 fn interleaved_tables() {
     let workloads = workloads();
     for op in [Loop::Encode, Loop::DecodeOffsets] {
-        bijou_benches::emit!(
-            "\n{}: bijou-core against upstream bijou64 (interleaved medians: ns/value, cycles/value, upstream ÷ bijou-core)",
-            op.group()
+        table_head(
+            &format!(
+                "{}: bijou-core against upstream bijou64 (interleaved medians: ns/value, cycles/value, upstream ÷ bijou-core)",
+                op.group()
+            ),
+            &["workload", BijouCore::NAME, Upstream::NAME],
         );
-        bijou_benches::emit!("| workload | {} | {} |", BijouCore::NAME, Upstream::NAME);
-        bijou_benches::emit!("| :--- | ---: | ---: |");
         for workload in &workloads {
             let mut contenders = [
                 op.contender::<BijouCore>(workload),
@@ -559,13 +568,23 @@ fn interleaved_tables() {
 /// ratios are bijou-core's time over the best peer's of each kind (lower is
 /// better: 0.50× is twice as fast), as issue 25's targets are stated.
 fn decode_table(workloads: &[Workload]) {
-    bijou_benches::emit!(
-        "\nvarint-decode: every peer, interleaved (medians: ns/value, cycles/value; ratios are time ÷ the best peer's time)"
+    table_head(
+        "varint-decode: every peer, interleaved (medians: ns/value, cycles/value; ratios are time ÷ the best peer's time)",
+        &[
+            "workload",
+            "bijou-core",
+            "bijou-core-batch",
+            "bijou64",
+            "bijoux",
+            "prost",
+            "integer-encoding",
+            "vu128",
+            "core ÷ upstream",
+            "core ÷ LEB128",
+            "core ÷ vu128",
+            "batch ÷ upstream",
+        ],
     );
-    bijou_benches::emit!(
-        "| workload | bijou-core | bijou-core-batch | bijou64 | bijoux | prost | integer-encoding | vu128 | core ÷ upstream | core ÷ LEB128 | core ÷ vu128 | batch ÷ upstream |"
-    );
-    bijou_benches::emit!("| :--- |{}", " ---: |".repeat(11));
     for workload in workloads {
         let op = Loop::Decode;
         let mut contenders = [
@@ -596,13 +615,17 @@ fn decode_table(workloads: &[Workload]) {
 /// unsigned batch decoder, on the same streams read as bijou64s (any bytes
 /// that decode as bijou64 decode as bijou64s, to the zigzag images).
 fn signed_decode_table(workloads: &[Workload]) {
-    bijou_benches::emit!(
-        "\nvarint-decode-signed: bijou64s on the same streams (interleaved medians: ns/value, cycles/value; ratios are time ÷ time)"
+    table_head(
+        "varint-decode-signed: bijou64s on the same streams (interleaved medians: ns/value, cycles/value; ratios are time ÷ time)",
+        &[
+            "workload",
+            "bijou64s decode loop",
+            "bijou64s decode_batch",
+            "bijou64 decode_batch",
+            "signed batch ÷ loop",
+            "signed ÷ unsigned batch",
+        ],
     );
-    bijou_benches::emit!(
-        "| workload | bijou64s decode loop | bijou64s decode_batch | bijou64 decode_batch | signed batch ÷ loop | signed ÷ unsigned batch |"
-    );
-    bijou_benches::emit!("| :--- |{}", " ---: |".repeat(5));
     for workload in workloads {
         let mut contenders = [
             signed_loop_contender(workload),
@@ -638,30 +661,39 @@ fn signed_loop_contender(workload: &Workload) -> Contender<'static> {
     ("bijou64s-loop".to_owned(), run)
 }
 
-/// `bijou64s::decode_batch` over `workload`'s streams, one batch a call.
-fn signed_batch_contender(workload: &Workload) -> Contender<'static> {
-    let (streams, mut out, mut at) = (streams::<BijouCore>(workload), vec![0i64; BATCH], 0);
-    let run = Box::new(move || {
-        let s = black_box(&streams[at]);
-        let done = bijou_core::bijou64s::decode_batch(&s.bytes[..s.len], &mut out);
-        black_box(done.expect("valid stream"));
-        black_box(&out);
-        at = (at + 1) % streams.len();
-    });
-    ("bijou64s-batch".to_owned(), run)
-}
-
 /// `decode_batch` over `workload`'s streams, one batch a call, in turn.
 fn batch_contender(workload: &Workload) -> Contender<'static> {
-    let (streams, mut out, mut at) = (streams::<BijouCore>(workload), vec![0; BATCH], 0);
+    batch_contender_with(workload, BATCH_NAME, bijou_core::bijou64::decode_batch)
+}
+
+/// `bijou64s::decode_batch` over `workload`'s streams, one batch a call.
+fn signed_batch_contender(workload: &Workload) -> Contender<'static> {
+    batch_contender_with(
+        workload,
+        "bijou64s-batch",
+        bijou_core::bijou64s::decode_batch,
+    )
+}
+
+/// A width's `decode_batch`.
+type DecodeBatch<T> = fn(&[u8], &mut [T]) -> Result<(usize, usize), bijou_core::BatchDecodeError>;
+
+/// `decode_batch`, named `name`, over `workload`'s streams, one batch a
+/// call, in turn.
+fn batch_contender_with<T: Copy + Default + 'static>(
+    workload: &Workload,
+    name: &str,
+    decode_batch: DecodeBatch<T>,
+) -> Contender<'static> {
+    let (streams, mut out, mut at) = (streams::<BijouCore>(workload), vec![T::default(); BATCH], 0);
     let run = Box::new(move || {
         let s = black_box(&streams[at]);
-        let done = bijou_core::bijou64::decode_batch(&s.bytes[..s.len], &mut out);
+        let done = decode_batch(&s.bytes[..s.len], &mut out);
         black_box(done.expect("valid stream"));
         black_box(&out);
         at = (at + 1) % streams.len();
     });
-    (BATCH_NAME.to_owned(), run)
+    (name.to_owned(), run)
 }
 
 fn main() {
