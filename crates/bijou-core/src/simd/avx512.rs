@@ -19,8 +19,8 @@
 //! a vector at a time (sixteen bijou32 values, eight bijou64, four
 //! bijou128), each
 //! value's payload bytes are permuted into its lane in little-endian
-//! order (a tier-0 lane takes its tag), the tier's offset is permuted in
-//! from a table and added. An add that carries (only the top tier can)
+//! order (a tier-0 lane takes its tag), and the tier's offset, built
+//! byte by byte the same way, is added. An add that carries (only the top tier can)
 //! stops before the chunk, so the portable loop reports the overflow
 //! where it is. Only that last step depends on the width
 //! ([`ChunkWidth`]).
@@ -33,13 +33,12 @@
 
 use core::arch::x86_64::{
     __m512i, _mm_cvtsi128_si32, _mm512_add_epi8, _mm512_add_epi32, _mm512_add_epi64,
-    _mm512_and_si512, _mm512_castsi512_si128, _mm512_cmpeq_epi64_mask, _mm512_cmplt_epu8_mask,
+    _mm512_castsi512_si128, _mm512_cmpeq_epi64_mask, _mm512_cmplt_epu8_mask,
     _mm512_cmplt_epu32_mask, _mm512_cmplt_epu64_mask, _mm512_cmpneq_epi8_mask, _mm512_loadu_si512,
     _mm512_mask_add_epi64, _mm512_mask_permutexvar_epi8, _mm512_mask_storeu_epi32,
     _mm512_mask_storeu_epi64, _mm512_mask2_permutex2var_epi8, _mm512_maskz_mov_epi8,
-    _mm512_maskz_permutex2var_epi8, _mm512_permutex2var_epi8, _mm512_permutex2var_epi64,
-    _mm512_permutexvar_epi8, _mm512_permutexvar_epi32, _mm512_set_epi64, _mm512_set1_epi8,
-    _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_sub_epi8, _mm512_subs_epu8,
+    _mm512_maskz_permutex2var_epi8, _mm512_permutex2var_epi8, _mm512_permutexvar_epi8,
+    _mm512_set1_epi8, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_sub_epi8, _mm512_subs_epu8,
 };
 
 use super::VectorProgress;
@@ -122,8 +121,8 @@ const BIT_LANES: [u64; 6] = {
     masks
 };
 
-/// A width the chunk decoder serves: its tags, and the last step, which
-/// adds a vector of its values' offsets and stores them.
+/// A width the chunk decoder serves: its tags, its offsets, and the last
+/// step, which adds a vector of offsets and stores the values.
 pub(crate) trait ChunkWidth: Copy {
     /// The width's `THRESHOLD`: its smallest multi-byte tag.
     const THRESHOLD: u8;
@@ -136,18 +135,24 @@ pub(crate) trait ChunkWidth: Copy {
     /// Byte 0 of every lane: always gathered (a tier-0 value's tag, or a
     /// payload's last byte).
     const LOW_BYTES: u64;
+    /// For each byte of a vector, that byte of every multi-byte tier's
+    /// offset whose tier is above the byte's significance: the offset of
+    /// tier `t` is `THRESHOLD + 256 + … + 256^(t-1)`, in little-endian
+    /// order `THRESHOLD 01 … 01` over its first `t` bytes (no byte
+    /// carries), and tier 0's is 0.
+    const OFFSET_BYTES: [u8; LANES];
 
-    /// Adds each lane's tier offset (the tier in the lane's low byte of
-    /// `tiers`) to `payload` and stores the first `count` lanes to `out`;
-    /// false, storing nothing, if one of them overflows.
+    /// Adds `offset` to `payload` lane by lane and stores the first
+    /// `count` lanes to `out`; false, storing nothing, if one of them
+    /// overflows.
     ///
     /// # Safety
     ///
     /// The CPU has the features of [`Avx512Vbmi`]; `out` holds at least
     /// `count` values, and `count` is at most `PER_VECTOR`.
-    unsafe fn add_offsets_and_store(
+    unsafe fn add_and_store(
         payload: __m512i,
-        tiers: __m512i,
+        offset: __m512i,
         count: usize,
         out: &mut [Self],
     ) -> bool;
@@ -173,17 +178,22 @@ macro_rules! chunk_width {
             const VALUE_OF_BYTE: [u8; LANES] = lanes!(|i| (i / size_of::<$uint>()) as u8);
             const SIGNIFICANCE: [u8; LANES] = lanes!(|i| (i % size_of::<$uint>()) as u8);
             const LOW_BYTES: u64 = low_bytes(size_of::<$uint>());
+            const OFFSET_BYTES: [u8; LANES] = lanes!(|i| if i % size_of::<$uint>() == 0 {
+                $width::THRESHOLD
+            } else {
+                1
+            });
 
             #[inline(always)]
-            unsafe fn add_offsets_and_store(
+            unsafe fn add_and_store(
                 payload: __m512i,
-                tiers: __m512i,
+                offset: __m512i,
                 count: usize,
                 out: &mut [$uint],
             ) -> bool {
                 // SAFETY: the caller guarantees the features and `out`'s
                 // length.
-                unsafe { $store(payload, tiers, count, out) }
+                unsafe { $store(payload, offset, count, out) }
             }
         }
     };
@@ -193,19 +203,11 @@ chunk_width!(u32, bijou32, store_u32);
 chunk_width!(u64, bijou64, store_u64);
 chunk_width!(u128, bijou128, store_u128);
 
-/// Byte `j` of a bijou128 tier offset, for a tier above `j`: the offset
-/// of tier `t` is `THRESHOLD + 256 + … + 256^(t-1)`, in little-endian
-/// order `F0 01 … 01` over its first `t` bytes (no byte carries).
-const OFFSET_BYTES_128: [u8; LANES] = lanes!(|i| if i % 16 == 0 { bijou128::THRESHOLD } else { 1 });
-
-/// [`ChunkWidth::add_offsets_and_store`] for bijou128: the offsets built
-/// byte by byte from the tiers, each 128-bit add as two 64-bit adds and a
-/// carry.
+/// [`ChunkWidth::add_and_store`] for bijou128: each 128-bit add as two
+/// 64-bit adds and a carry.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn store_u128(payload: __m512i, tiers: __m512i, count: usize, out: &mut [u128]) -> bool {
-    let below_tier = _mm512_cmplt_epu8_mask(load(&<u128 as ChunkWidth>::SIGNIFICANCE), tiers);
-    let offset = _mm512_maskz_mov_epi8(below_tier, load(&OFFSET_BYTES_128));
+fn store_u128(payload: __m512i, offset: __m512i, count: usize, out: &mut [u128]) -> bool {
     let sum = _mm512_add_epi64(payload, offset);
     let carries = _mm512_cmplt_epu64_mask(sum, offset);
     // A low half's carry goes into its high half (the next 64-bit lane).
@@ -223,16 +225,10 @@ fn store_u128(payload: __m512i, tiers: __m512i, count: usize, out: &mut [u128]) 
     true
 }
 
-/// [`ChunkWidth::add_offsets_and_store`] for bijou64: offsets from a
-/// two-register table (tiers 0..=8).
+/// [`ChunkWidth::add_and_store`] for bijou64.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn store_u64(payload: __m512i, tiers: __m512i, count: usize, out: &mut [u64]) -> bool {
-    let o = bijou64::OFFSETS.map(|offset| offset as i64);
-    let offsets_low = _mm512_set_epi64(o[7], o[6], o[5], o[4], o[3], o[2], o[1], o[0]);
-    let offsets_high = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, o[8]);
-    let tiers = _mm512_and_si512(tiers, _mm512_set1_epi64(0xFF));
-    let offset = _mm512_permutex2var_epi64(offsets_low, tiers, offsets_high);
+fn store_u64(payload: __m512i, offset: __m512i, count: usize, out: &mut [u64]) -> bool {
     let value = _mm512_add_epi64(payload, offset);
     let lane_mask = ((1u16 << count) - 1) as u8;
     if _mm512_cmplt_epu64_mask(value, offset) & lane_mask != 0 {
@@ -245,26 +241,10 @@ fn store_u64(payload: __m512i, tiers: __m512i, count: usize, out: &mut [u64]) ->
     true
 }
 
-/// Offsets of bijou32's tiers 0..=4, padded to a vector's sixteen lanes.
-const OFFSETS_32: [u32; 16] = {
-    let mut table = [0; 16];
-    let mut tier = 0;
-    while tier < bijou32::OFFSETS.len() {
-        table[tier] = bijou32::OFFSETS[tier];
-        tier += 1;
-    }
-    table
-};
-
-/// [`ChunkWidth::add_offsets_and_store`] for bijou32: offsets from a
-/// one-register table.
+/// [`ChunkWidth::add_and_store`] for bijou32.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn store_u32(payload: __m512i, tiers: __m512i, count: usize, out: &mut [u32]) -> bool {
-    // SAFETY: the table is 64 readable bytes; the load is unaligned.
-    let offsets = unsafe { _mm512_loadu_si512(OFFSETS_32.as_ptr().cast()) };
-    let tiers = _mm512_and_si512(tiers, _mm512_set1_epi32(0xFF));
-    let offset = _mm512_permutexvar_epi32(tiers, offsets);
+fn store_u32(payload: __m512i, offset: __m512i, count: usize, out: &mut [u32]) -> bool {
     let value = _mm512_add_epi32(payload, offset);
     let lane_mask = ((1u32 << count) - 1) as u16;
     if _mm512_cmplt_epu32_mask(value, offset) & lane_mask != 0 {
@@ -347,13 +327,19 @@ impl Values {
         // Byte j of a lane (significance j) is the j-th byte back from
         // the value's last; only the value's `tier` bytes (or its tag).
         let from = _mm512_sub_epi8(last, significance);
-        let keep = _mm512_cmplt_epu8_mask(significance, tier) | W::LOW_BYTES;
-        let payload = _mm512_maskz_permutex2var_epi8(keep, self.bytes[0], from, self.bytes[1]);
+        let below_tier = _mm512_cmplt_epu8_mask(significance, tier);
+        let payload = _mm512_maskz_permutex2var_epi8(
+            below_tier | W::LOW_BYTES,
+            self.bytes[0],
+            from,
+            self.bytes[1],
+        );
+        let offset = _mm512_maskz_mov_epi8(below_tier, load(&W::OFFSET_BYTES));
         let count = self.count.saturating_sub(first).min(W::PER_VECTOR);
         // SAFETY: this function enables the module's features; `out` has
         // 64 slots, so at least `first + count`; `count` is at most a
         // vector's.
-        unsafe { W::add_offsets_and_store(payload, tier, count, &mut out[first..]) }
+        unsafe { W::add_and_store(payload, offset, count, &mut out[first..]) }
     }
 }
 
