@@ -16,9 +16,9 @@ pub(super) fn compress_checked(
     match engine {
         #[cfg(target_arch = "x86_64")]
         Engine::ShaNi(token) => {
-            let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+            let filter = crate::x86::shani_checked::Filter::detect();
             let is_attack = shani_is_attack(token, reduced_round);
-            token.compress_checked(state, blocks, avx512, is_attack)
+            token.compress_checked(state, blocks, filter, is_attack)
         }
         #[cfg(target_arch = "aarch64")]
         Engine::ArmSha(token) => {

@@ -27,7 +27,7 @@ pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
     // takes the hasher, which stops there and mitigates.
     #[cfg(target_arch = "x86_64")]
     if let Engine::ShaNi(token) = Engine::detect() {
-        let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+        let filter = crate::x86::shani_checked::Filter::detect();
         let is_attack = shani_is_attack(token, false);
         let (body, rest) = data.as_chunks::<BLOCK>();
         // Filled where it lives: a padded block built elsewhere and moved
@@ -38,7 +38,7 @@ pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
         let mut state = INITIAL_STATE;
         let parts = [body, tail.blocks()];
         if token
-            .compress_checked_parts(&mut state, parts, avx512, &is_attack)
+            .compress_checked_parts(&mut state, parts, filter, &is_attack)
             .is_none()
         {
             return Ok(Digest::from_state(state));
@@ -165,7 +165,7 @@ fn digest_many_shani(
     messages: &[&[u8]],
     out: &mut [Result<Digest, Collision>],
 ) {
-    let avx512 = crate::x86::filter_avx512::Avx512Filter::detect();
+    let filter = crate::x86::shani_checked::Filter::detect();
     let is_attack = shani_is_attack(token, false);
     let mut groups = messages.chunks_exact(LANES);
     let mut slots = out.chunks_exact_mut(LANES);
@@ -178,17 +178,17 @@ fn digest_many_shani(
         let mut states = [INITIAL_STATE; LANES];
         let bodies = parts.each_ref().map(|(body, _)| *body);
         let (done, mut attacked) =
-            token.compress_checked_lanes(&mut states, bodies, avx512, &is_attack);
+            token.compress_checked_lanes(&mut states, bodies, filter, &is_attack);
         for ((state, (body, _)), attacked) in states.iter_mut().zip(&parts).zip(&mut attacked) {
             *attacked = *attacked
                 || token
-                    .compress_checked(state, &body[done..], avx512, &is_attack)
+                    .compress_checked(state, &body[done..], filter, &is_attack)
                     .is_some();
         }
         let tails = parts.each_ref().map(|(_, tail)| tail.blocks());
         if tails.iter().all(|t| t.len() == tails[0].len()) {
             let (_, tail_attacked) =
-                token.compress_checked_lanes(&mut states, tails, avx512, &is_attack);
+                token.compress_checked_lanes(&mut states, tails, filter, &is_attack);
             for (attacked, tail) in attacked.iter_mut().zip(tail_attacked) {
                 *attacked |= tail;
             }
@@ -196,7 +196,7 @@ fn digest_many_shani(
             for ((state, tail), attacked) in states.iter_mut().zip(tails).zip(&mut attacked) {
                 *attacked = *attacked
                     || token
-                        .compress_checked(state, tail, avx512, &is_attack)
+                        .compress_checked(state, tail, filter, &is_attack)
                         .is_some();
             }
         }

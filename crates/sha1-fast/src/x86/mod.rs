@@ -22,6 +22,8 @@ pub(crate) mod avx2_lanes;
 #[allow(unsafe_code)]
 pub(crate) mod avx512_lanes;
 #[allow(unsafe_code)]
+pub(crate) mod filter_avx2;
+#[allow(unsafe_code)]
 pub(crate) mod filter_avx512;
 #[allow(unsafe_code)]
 pub(crate) mod filter_sliced;

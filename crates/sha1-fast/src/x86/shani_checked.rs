@@ -5,8 +5,8 @@
 //! of four words, as the rounds use them), the state before the block and
 //! ABCD before groups 14, 15 and 16 (the states before steps 60 and 64,
 //! where the recompression starts). A batch of blocks runs through the
-//! kernel, then one call filters the batch's windows (AVX-512 or SSSE3
-//! planes), and only a block the filter lets through is recompressed.
+//! kernel, then one call filters the batch's windows ([`Filter`]), and
+//! only a block the filter lets through is recompressed.
 //!
 //! The schedule differs from the plain kernel's: words 32–79 come from
 //! the equivalent recurrence W\[t\] = rotl2(W\[t−6\] ⊕ W\[t−16\] ⊕ W\[t−28\]
@@ -28,6 +28,7 @@
 //! slower.
 
 use crate::checked::{Midstates, dv_mask_from_planes};
+use crate::x86::avx2_lanes::Avx2;
 use crate::x86::filter_avx512::Avx512Filter;
 use crate::x86::filter_sliced::LANES as SLICED_LANES;
 use crate::x86::planes::{self, ReversedGroups};
@@ -42,6 +43,38 @@ use core::mem::MaybeUninit;
 /// Blocks per batch: the kernel's rounds for this many blocks, then one
 /// filter call for all of them.
 const BATCH: usize = 16;
+
+/// The filter a batch of spills takes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Filter {
+    /// Bit-sliced, sixteen blocks a pass, or two for a short batch
+    /// ([`crate::x86::filter_sliced`]); the kernel then uses AVX-512VL.
+    Avx512(Avx512Filter),
+    /// Bit-sliced, eight blocks a pass ([`crate::x86::filter_avx2`]).
+    Avx2(Avx2),
+    /// The SSSE3 planes and the scalar checks, block by block.
+    Ssse3,
+}
+
+impl Filter {
+    /// The fastest filter this CPU has.
+    pub(crate) fn detect() -> Filter {
+        match (Avx512Filter::detect(), Avx2::detect()) {
+            (Some(avx512), _) => Filter::Avx512(avx512),
+            (None, Some(avx2)) => Filter::Avx2(avx2),
+            (None, None) => Filter::Ssse3,
+        }
+    }
+
+    /// Every filter this CPU has, for the tests.
+    #[cfg(test)]
+    pub(crate) fn all() -> std::vec::Vec<Filter> {
+        let mut all = std::vec![Filter::Ssse3];
+        all.extend(Avx2::detect().map(Filter::Avx2));
+        all.extend(Avx512Filter::detect().map(Filter::Avx512));
+        all
+    }
+}
 
 /// Batches up to this long take the paired AVX-512 filter (two blocks a
 /// pass): the sliced one costs the same for one block as for sixteen.
@@ -375,22 +408,22 @@ impl ShaNi {
     /// [`crate::checked`]'s compression on this backend: compresses
     /// `blocks` into `state`, handing each block the collision filter lets
     /// through to `is_attack`, and stops before the first attack block,
-    /// returning its index with `state` the chaining value before it. With
-    /// `avx512`, the kernel uses AVX-512VL and the filter AVX-512 (see
-    /// [`crate::x86::filter_sliced`]); without, SSE and the SSSE3 planes.
+    /// returning its index with `state` the chaining value before it.
+    /// With [`Filter::Avx512`] the kernel uses AVX-512VL (see
+    /// [`crate::x86::filter_sliced`]), otherwise SSE.
     #[inline]
     pub(crate) fn compress_checked(
         self,
         state: &mut [u32; 5],
         blocks: &[[u8; 64]],
-        avx512: Option<Avx512Filter>,
+        filter: Filter,
         mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> Option<usize> {
         let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
         let mut states = [*state];
         for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
-            let [spills] = self.spill(avx512, &mut states, [[batch, &[]]], &mut slots, batch.len());
-            if let Some(i) = first_attack(spills, &states[0], avx512, &mut is_attack) {
+            let [spills] = self.spill(filter, &mut states, [[batch, &[]]], &mut slots, batch.len());
+            if let Some(i) = first_attack(spills, &states[0], filter, &mut is_attack) {
                 *state = spills[i].ihv();
                 return Some(batch_index * BATCH + i);
             }
@@ -406,22 +439,22 @@ impl ShaNi {
         self,
         state: &mut [u32; 5],
         [first, second]: [&[[u8; 64]]; 2],
-        avx512: Option<Avx512Filter>,
+        filter: Filter,
         mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> Option<usize> {
         if first.len() + second.len() > SLOTS {
             return self
-                .compress_checked(state, first, avx512, &mut is_attack)
+                .compress_checked(state, first, filter, &mut is_attack)
                 .or_else(|| {
-                    let at = self.compress_checked(state, second, avx512, &mut is_attack);
+                    let at = self.compress_checked(state, second, filter, &mut is_attack);
                     at.map(|i| first.len() + i)
                 });
         }
         let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
         let mut states = [*state];
         let count = first.len() + second.len();
-        let [spills] = self.spill(avx512, &mut states, [[first, second]], &mut slots, count);
-        if let Some(i) = first_attack(spills, &states[0], avx512, &mut is_attack) {
+        let [spills] = self.spill(filter, &mut states, [[first, second]], &mut slots, count);
+        if let Some(i) = first_attack(spills, &states[0], filter, &mut is_attack) {
             *state = spills[i].ihv();
             return Some(i);
         }
@@ -439,7 +472,7 @@ impl ShaNi {
         self,
         states: &mut [[u32; 5]; N],
         blocks: [&[[u8; 64]]; N],
-        avx512: Option<Avx512Filter>,
+        filter: Filter,
         mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> (usize, [bool; N]) {
         let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
@@ -449,21 +482,21 @@ impl ShaNi {
             let n = (count - start).min(BATCH);
             let batch = blocks.map(|b| &b[start..start + n]);
             let parts = batch.map(|blocks| [blocks, &[]]);
-            let spills = self.spill(avx512, states, parts, &mut slots, n);
+            let spills = self.spill(filter, states, parts, &mut slots, n);
             for ((spills, state), attacked) in spills.into_iter().zip(&*states).zip(&mut attacked) {
                 *attacked =
-                    *attacked || first_attack(spills, state, avx512, &mut is_attack).is_some();
+                    *attacked || first_attack(spills, state, filter, &mut is_attack).is_some();
             }
         }
         (count, attacked)
     }
 
-    /// Runs the kernel for `avx512` on `count` blocks per lane and
+    /// Runs the kernel for `filter` on `count` blocks per lane and
     /// returns each lane's spills.
     #[inline(always)]
     fn spill<'s, const N: usize>(
         self,
-        avx512: Option<Avx512Filter>,
+        filter: Filter,
         states: &mut [[u32; 5]; N],
         blocks: [Parts<'_>; N],
         slots: &'s mut [Slots; N],
@@ -479,13 +512,17 @@ impl ShaNi {
             };
             [lanes([d, c, b, a]), lanes([0, 0, 0, e])]
         });
-        match avx512 {
+        match filter {
             // SAFETY: `self` and the filter token exist, so their
             // detections saw every feature this kernel enables.
-            Some(_) => unsafe { spilling_rounds_avx512(&mut abcd_e, blocks, slots, count) },
+            Filter::Avx512(_) => unsafe {
+                spilling_rounds_avx512(&mut abcd_e, blocks, slots, count)
+            },
             // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
             // this kernel enables.
-            None => unsafe { spilling_rounds_sse(&mut abcd_e, blocks, slots, count) },
+            Filter::Avx2(_) | Filter::Ssse3 => unsafe {
+                spilling_rounds_sse(&mut abcd_e, blocks, slots, count)
+            },
         }
         for (state, [abcd, e]) in states.iter_mut().zip(abcd_e) {
             *state = self::state(abcd, lanes(e)[3]);
@@ -500,14 +537,16 @@ impl ShaNi {
 }
 
 /// The blocks of a batch's `spills` (at most [`SLOTS`]) that the filter
-/// lets through, as bits, each one's mask in `masks`: the sliced AVX-512
-/// filter, the paired one for a short remainder (the sliced one costs
-/// the same for one block as for sixteen), the SSSE3 planes without
-/// AVX-512. One call filters the whole batch, however many pass.
-fn suspects(spills: &[Spill], avx512: Option<Avx512Filter>, masks: &mut Masks) -> u32 {
-    let Some(filter) = avx512 else {
+/// lets through, as bits, each one's mask in `masks`: with AVX-512 the
+/// sliced filter, and the paired one for a short remainder (the sliced
+/// one costs the same for one block as for sixteen). One call filters the
+/// whole batch, however many pass.
+fn suspects(spills: &[Spill], filter: Filter, masks: &mut Masks) -> u32 {
+    let filter = match filter {
+        Filter::Avx512(filter) => filter,
+        Filter::Avx2(avx2) => return avx2.suspects(spills, masks),
         // SAFETY: an SSSE3 kernel ran, so `ShaNi::detect` saw SSSE3.
-        return unsafe { suspects_ssse3(spills, masks) };
+        Filter::Ssse3 => return unsafe { suspects_ssse3(spills, masks) },
     };
     // Whole passes of the sliced filter, and a short remainder in pairs.
     let short = spills.len() % SLICED_LANES;
@@ -530,11 +569,11 @@ fn suspects(spills: &[Spill], avx512: Option<Avx512Filter>, masks: &mut Masks) -
 fn first_attack(
     spills: &[Spill],
     state: &[u32; 5],
-    avx512: Option<Avx512Filter>,
+    filter: Filter,
     mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
 ) -> Option<usize> {
     let mut masks = [0; SLOTS];
-    let mut rest = suspects(spills, avx512, &mut masks);
+    let mut rest = suspects(spills, filter, &mut masks);
     while rest != 0 {
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
@@ -552,11 +591,10 @@ fn first_attack(
 
 #[cfg(test)]
 mod tests {
-    use super::{ShaNi, Suspect};
+    use super::{Filter, ShaNi, Suspect};
     use crate::INITIAL_STATE;
     use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
     use crate::checked::{Midstates, compress_stepwise, dv_mask_reference, expand, scalar_groups};
-    use crate::x86::filter_avx512::Avx512Filter;
     use std::vec::Vec;
 
     /// What a run hands the recompression, checked against the scalar
@@ -602,10 +640,8 @@ mod tests {
         let blocks = data.as_chunks::<64>().0;
         let mut expected = INITIAL_STATE;
         crate::reference::compress(&mut expected, blocks);
-        let avx512 = Avx512Filter::detect();
-        let filters = [None].into_iter().chain(avx512.map(Some));
         let mut runs = Vec::new();
-        for filter in filters {
+        for filter in Filter::all() {
             let mut state = INITIAL_STATE;
             let seen = suspects(blocks, |is_attack| {
                 assert_eq!(

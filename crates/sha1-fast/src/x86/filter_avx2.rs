@@ -1,0 +1,210 @@
+//! The collision filter ([`crate::checked`]) bit-sliced on AVX2: eight
+//! blocks a pass, one per 32-bit lane, for the SHA-NI kernel's batches on
+//! CPUs without AVX-512.
+//!
+//! - **Planes**: per block, four loads and four in-lane byte shuffles
+//!   gather the low and the top bytes of W\[32..64\], two unpacks and a
+//!   dword permute put them in order of t, and one `vpmovmskb` per bit
+//!   position gives the 32-bit plane (bit t − 32 is the bit of W\[t\]).
+//!   The planes of eight blocks go through memory into one vector per
+//!   plane, where a shift and a select move them to the sliced layout of
+//!   [`crate::checked::sliced`] (bit t − 33, W\[64\]'s bit on top).
+//! - **Shapes and checks**: the sliced tables, unrolled, two or three
+//!   instructions each for all eight blocks.
+//!
+//! About a hundred instructions a block, against some 470 for the SSSE3
+//! planes and scalar checks (`docs/sha1-checked.md` has the figures). The
+//! pass runs after the kernel, in a function of its own: its 256-bit
+//! registers are clean again (`vzeroupper`) before the SSE kernel's next
+//! batch.
+
+use crate::checked::sliced::{
+    ALL, CHECK_COUNT, CHECK_TABLE, SHAPE_COUNT, SHAPE_TABLE, START, SlicedCheck, SlicedShape,
+    to_mask,
+};
+use crate::checked::unrolled;
+use crate::x86::avx2_lanes::Avx2;
+use crate::x86::planes::ReversedGroups;
+use crate::x86::shani_checked::Spill;
+use core::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
+    _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_movemask_ps, _mm256_or_si256,
+    _mm256_permutevar8x32_epi32, _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi16, _mm256_slli_epi32,
+    _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32,
+    _mm256_unpacklo_epi64, _mm256_xor_si256,
+};
+
+/// Blocks per pass.
+const LANES: usize = 8;
+
+/// The bit of each plane.
+const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
+
+impl Avx2 {
+    /// Which of `spills` (at most 32) the filter lets through, as bits,
+    /// with each one's mask in `masks`, eight blocks per pass.
+    #[inline]
+    pub(crate) fn suspects(self, spills: &[Spill], masks: &mut [u64]) -> u32 {
+        assert!(spills.len() <= 32 && masks.len() >= spills.len());
+        // SAFETY: `self` exists, so `Avx2::detect` saw AVX2.
+        unsafe { suspects(spills, masks) }
+    }
+}
+
+/// [`Avx2::suspects`].
+#[target_feature(enable = "avx2")]
+fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
+    let mut found = 0;
+    for (chunk_index, chunk) in spills.chunks(LANES).enumerate() {
+        // Plane p of block k at `rows[p][k]`; W[64] of block k at `w64[k]`.
+        let mut rows = [[0u32; LANES]; 11];
+        let mut w64 = [0u32; LANES];
+        for (k, spill) in chunk.iter().enumerate() {
+            for (row, plane) in rows.iter_mut().zip(planes(spill.window())) {
+                row[k] = plane;
+            }
+            w64[k] = spill.w64();
+        }
+        // SAFETY: each array is 32 readable bytes.
+        let load = |lanes: &[u32; LANES]| unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) };
+        let w64 = load(&w64);
+        let top = _mm256_set1_epi32(i32::MIN);
+        let mut sliced = [_mm256_setzero_si256(); 11];
+        unrolled!(|P| {
+            const SHIFT: i32 = 31 - PLANE_BITS[P] as i32;
+            let below = _mm256_srli_epi32::<{ (START - 32) as i32 }>(load(&rows[P]));
+            let w64_bit = _mm256_and_si256(_mm256_slli_epi32::<SHIFT>(w64), top);
+            sliced[P] = _mm256_or_si256(below, w64_bit);
+        }; 0 1 2 3 4 5 6 7 8 9 10);
+        let passed = passes(&sliced);
+        let mut lanes = [0u32; LANES];
+        // SAFETY: `lanes` is 32 writable bytes.
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), passed) };
+        let start = chunk_index * LANES;
+        for (k, &lane) in lanes[..chunk.len()].iter().enumerate() {
+            masks[start + k] = to_mask(lane);
+        }
+        let zero = _mm256_cmpeq_epi32(passed, _mm256_setzero_si256());
+        let passing = !_mm256_movemask_ps(_mm256_castsi256_ps(zero)) as u32;
+        found |= (passing & ((1 << chunk.len()) - 1)) << start;
+    }
+    found
+}
+
+/// The planes of W\[32..64\] (bit t − 32 is bit `PLANE_BITS[p]` of
+/// W\[t\]) from the window's first eight groups (W_{4k} in each top lane).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn planes(window: &ReversedGroups) -> [u32; 11] {
+    // SAFETY: the first eight groups are 128 readable bytes.
+    let pairs: [__m256i; 4] =
+        core::array::from_fn(|q| unsafe { _mm256_loadu_si256(window[2 * q..].as_ptr().cast()) });
+    // Per group: its words' low bytes in order of t to dword 0, their top
+    // bytes to dword 1.
+    let gather = _mm256_setr_epi8(
+        12, 8, 4, 0, 15, 11, 7, 3, -1, -1, -1, -1, -1, -1, -1, -1, //
+        12, 8, 4, 0, 15, 11, 7, 3, -1, -1, -1, -1, -1, -1, -1, -1,
+    );
+    let [a, b, c, d] = pairs.map(|pair| _mm256_shuffle_epi8(pair, gather));
+    // Lane 0 holds groups 0, 2, 4, 6 and lane 1 groups 1, 3, 5, 7: low
+    // dwords to one vector, top dwords to the other, then in order.
+    let (ab, cd) = (_mm256_unpacklo_epi32(a, b), _mm256_unpacklo_epi32(c, d));
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    let low = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi64(ab, cd), order);
+    let high = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi64(ab, cd), order);
+    let mut planes = [0u32; 11];
+    unrolled!(|P| {
+        const BIT: u32 = PLANE_BITS[P];
+        let bytes = if BIT < 8 {
+            _mm256_slli_epi16::<{ (7 - BIT as i32) & 7 }>(low)
+        } else {
+            _mm256_slli_epi16::<{ (31 - BIT as i32) & 7 }>(high)
+        };
+        planes[P] = _mm256_movemask_epi8(bytes) as u32;
+    }; 0 1 2 3 4 5 6 7 8 9 10);
+    planes
+}
+
+/// [`CHECK_TABLE`] sorted by shape, so that each shape's failures are
+/// used as soon as they are made: sixteen registers cannot hold all 22.
+const BY_SHAPE: [SlicedCheck; CHECK_COUNT] = {
+    let mut sorted = CHECK_TABLE;
+    let mut i = 1;
+    while i < CHECK_COUNT {
+        let mut j = i;
+        while j > 0 && sorted[j - 1].shape > sorted[j].shape {
+            (sorted[j - 1], sorted[j]) = (sorted[j], sorted[j - 1]);
+            j -= 1;
+        }
+        i += 1;
+    }
+    sorted
+};
+
+/// The sliced masks of the eight blocks whose planes are `planes` (one
+/// block per lane): the shapes and checks of [`crate::checked::sliced`],
+/// unrolled, the checks in four chains.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn passes(planes: &[__m256i; 11]) -> __m256i {
+    let mut failed = [_mm256_setzero_si256(); 4];
+    unrolled!(|C| {
+        const CHECK: SlicedCheck = BY_SHAPE[C];
+        const SHAPE: SlicedShape = SHAPE_TABLE[CHECK.shape];
+        // The shape's failures, made again for each of its checks: the
+        // compiler merges the repeats.
+        let shifted = _mm256_srli_epi32::<{ SHAPE.distance as i32 }>(planes[SHAPE.plane_j]);
+        let flip = _mm256_set1_epi32(SHAPE.flip as i32);
+        let f = _mm256_xor_si256(_mm256_xor_si256(planes[SHAPE.plane_i], shifted), flip);
+        // By 0, the left shift is by 32, which gives 0.
+        let rotated = _mm256_or_si256(
+            _mm256_srli_epi32::<{ CHECK.rotate as i32 }>(f),
+            _mm256_slli_epi32::<{ 32 - CHECK.rotate as i32 }>(f),
+        );
+        let dvs = _mm256_set1_epi32(CHECK.dvs as i32);
+        failed[C % 4] = _mm256_or_si256(failed[C % 4], _mm256_and_si256(rotated, dvs));
+    }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74);
+    let [f0, f1, f2, f3] = failed;
+    let failed = _mm256_or_si256(_mm256_or_si256(f0, f1), _mm256_or_si256(f2, f3));
+    _mm256_andnot_si256(failed, _mm256_set1_epi32(ALL as i32))
+}
+
+const _: () = assert!(
+    CHECK_COUNT == 75 && SHAPE_COUNT == 22,
+    "list every index above"
+);
+
+#[cfg(test)]
+mod tests {
+    use crate::checked::{dv_mask_reference, test_words};
+    use crate::x86::avx2_lanes::Avx2;
+    use crate::x86::shani_checked::Spill;
+
+    /// Random schedules and ones that pass, in batches of every length to
+    /// 20, against the reference filter.
+    #[test]
+    fn equals_the_reference() {
+        let Some(avx2) = Avx2::detect() else {
+            return;
+        };
+        let words: std::vec::Vec<[u32; 80]> = test_words(840).collect();
+        let mut rest = &words[..];
+        for len in (1..=20).cycle() {
+            if rest.len() < len {
+                break;
+            }
+            let (batch, after) = rest.split_at(len);
+            rest = after;
+            let spills: std::vec::Vec<Spill> = batch.iter().map(Spill::of_schedule).collect();
+            let mut masks = [u64::MAX; 32];
+            let found = avx2.suspects(&spills, &mut masks);
+            for (i, w) in batch.iter().enumerate() {
+                let expected = dv_mask_reference(w);
+                assert_eq!(masks[i], expected, "block {i} of {len}");
+                assert_eq!(found >> i & 1 == 1, expected != 0);
+            }
+            assert_eq!(found >> len, 0);
+        }
+    }
+}
