@@ -16,7 +16,8 @@
 //! planes and scalar checks (`docs/sha1-checked.md` has the figures). The
 //! pass runs after the kernel, in a function of its own: its 256-bit
 //! registers are clean again (`vzeroupper`) before the SSE kernel's next
-//! batch.
+//! batch. `shani_checked`'s tests run it, beside every other filter, on
+//! batches of every length against the reference.
 
 use crate::checked::sliced::{
     ALL, CHECK_COUNT, CHECK_TABLE, SHAPE_COUNT, SHAPE_TABLE, START, SlicedCheck, SlicedShape,
@@ -174,37 +175,3 @@ const _: () = assert!(
     CHECK_COUNT == 75 && SHAPE_COUNT == 22,
     "list every index above"
 );
-
-#[cfg(test)]
-mod tests {
-    use crate::checked::{dv_mask_reference, test_words};
-    use crate::x86::avx2_lanes::Avx2;
-    use crate::x86::shani_checked::Spill;
-
-    /// Random schedules and ones that pass, in batches of every length to
-    /// 20, against the reference filter.
-    #[test]
-    fn equals_the_reference() {
-        let Some(avx2) = Avx2::detect() else {
-            return;
-        };
-        let words: std::vec::Vec<[u32; 80]> = test_words(840).collect();
-        let mut rest = &words[..];
-        for len in (1..=20).cycle() {
-            if rest.len() < len {
-                break;
-            }
-            let (batch, after) = rest.split_at(len);
-            rest = after;
-            let spills: std::vec::Vec<Spill> = batch.iter().map(Spill::of_schedule).collect();
-            let mut masks = [u64::MAX; 32];
-            let found = avx2.suspects(&spills, &mut masks);
-            for (i, w) in batch.iter().enumerate() {
-                let expected = dv_mask_reference(w);
-                assert_eq!(masks[i], expected, "block {i} of {len}");
-                assert_eq!(found >> i & 1 == 1, expected != 0);
-            }
-            assert_eq!(found >> len, 0);
-        }
-    }
-}
