@@ -20,9 +20,9 @@
 //! bijou128), each
 //! value's payload bytes are permuted into its lane in little-endian
 //! order (a tier-0 lane takes its tag), and the tier's offset, built
-//! byte by byte the same way, is added. An add that carries (only the top tier can)
-//! stops before the chunk, so the portable loop reports the overflow
-//! where it is. Only that last step depends on the width
+//! byte by byte the same way, is added. An add that carries (only the
+//! top tier can) stops before the chunk, so the portable loop reports the
+//! overflow where it is. Only that last step depends on the width
 //! ([`ChunkWidth`]).
 //!
 //! Required CPU features: **`avx512f`, `avx512bw`, `avx512vbmi`,

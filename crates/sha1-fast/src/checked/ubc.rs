@@ -482,17 +482,21 @@ pub(crate) fn dv_mask_from_planes(planes: &Planes) -> u64 {
         failures[S] = planes[I] ^ (planes[J] >> SHAPE.distance) ^ FLIP;
     }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21);
     let mut failed = 0;
-    unrolled!(|C| {
-        const CHECK: Check = ORDERED[C];
-        failed |= failures[CHECK.shape as usize].rotate_right(CHECK.rotate as u32) & CHECK.dvs;
-    }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41);
+    // The listed checks of `ORDERED`, into `failed`.
+    macro_rules! checks {
+        ($($c:literal)*) => {
+            unrolled!(|C| {
+                const CHECK: Check = ORDERED[C];
+                failed |=
+                    failures[CHECK.shape as usize].rotate_right(CHECK.rotate as u32) & CHECK.dvs;
+            }; $($c)*);
+        };
+    }
+    checks!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41);
     if ALL_DVS & !failed == 0 {
         return 0;
     }
-    unrolled!(|C| {
-        const CHECK: Check = ORDERED[C];
-        failed |= failures[CHECK.shape as usize].rotate_right(CHECK.rotate as u32) & CHECK.dvs;
-    }; 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71);
+    checks!(42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71);
     ALL_DVS & !failed
 }
 

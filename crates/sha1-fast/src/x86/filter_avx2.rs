@@ -25,6 +25,7 @@ use crate::checked::sliced::{
 };
 use crate::checked::unrolled;
 use crate::x86::avx2_lanes::Avx2;
+use crate::x86::filter_sliced::PLANE_BITS;
 use crate::x86::planes::ReversedGroups;
 use crate::x86::shani_checked::Spill;
 use core::arch::x86_64::{
@@ -38,9 +39,6 @@ use core::arch::x86_64::{
 
 /// Blocks per pass.
 const LANES: usize = 8;
-
-/// The bit of each plane.
-const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
 
 impl Avx2 {
     /// Which of `spills` (at most 32) the filter lets through, as bits,
