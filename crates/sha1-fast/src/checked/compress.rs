@@ -133,7 +133,7 @@ pub(super) fn shani_is_attack(
 #[cfg(target_arch = "x86_64")]
 pub(super) fn lane_is_attack(
     shani: Option<crate::x86::shani::ShaNi>,
-) -> impl Fn(&crate::x86::avx512_lanes::LaneSuspect) -> bool {
+) -> impl Fn(&crate::x86::lanes_checked::LaneSuspect) -> bool {
     move |s| {
         let groups = |state, w: &_, first, last| match shani {
             Some(token) => token.groups(state, w, first, last),

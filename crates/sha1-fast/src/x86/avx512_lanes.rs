@@ -32,32 +32,20 @@
 use core::arch::x86_64::{
     __m512i, _mm_setr_epi8, _mm512_add_epi32, _mm512_and_si512, _mm512_broadcast_i32x4,
     _mm512_loadu_si512, _mm512_mask_blend_epi32, _mm512_or_si512, _mm512_permutex2var_epi32,
-    _mm512_permutexvar_epi32, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setzero_si512,
-    _mm512_shuffle_epi8, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_storeu_si512,
-    _mm512_ternarylogic_epi32, _mm512_xor_si512,
+    _mm512_permutexvar_epi32, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_shuffle_epi8,
+    _mm512_slli_epi32, _mm512_srli_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
+    _mm512_xor_si512,
 };
 
 use crate::Digest;
-use crate::checked::sliced::to_mask;
-use crate::checked::{Midstates, unrolled};
 use crate::consts::K;
 use crate::lanes;
 use crate::rounds::{ring_block, ring_rounds};
-use crate::x86::filter_sliced::{self, PLANE_BITS};
+use crate::x86::filter_sliced;
+use crate::x86::lanes_checked::{Kept, LaneSuspect, checked_lanes, planes_by_swaps, suspects};
 
 /// Lanes per vector.
 pub(crate) const LANES: usize = 16;
-
-/// A lane's block that the filter let through, for the recompression:
-/// the chaining values around it, its expanded message, its midstates
-/// and the filter's mask.
-pub(crate) struct LaneSuspect {
-    pub(crate) ihv: [u32; 5],
-    pub(crate) output: [u32; 5],
-    pub(crate) w: [u32; 80],
-    pub(crate) mid: Midstates,
-    pub(crate) mask: u64,
-}
 
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone on the caller's single-stream compressor: a step costs
@@ -73,24 +61,6 @@ detection_token! {
 }
 
 impl Avx512Lanes {
-    /// The messages through [`lanes::run_flagging`] on sixteen lanes: a
-    /// message is flagged when `is_attack` says one of its blocks is an
-    /// attack block (or when `compress`, which hashes the last few
-    /// messages alone, says so); `finish` makes each result.
-    #[inline]
-    pub(crate) fn digest_many_checked<T>(
-        self,
-        messages: &[&[u8]],
-        out: &mut [T],
-        is_attack: impl Fn(&LaneSuspect) -> bool,
-        compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> bool,
-        finish: impl FnMut(usize, [u32; 5], bool) -> T,
-    ) {
-        // SAFETY: `self` exists, so `Avx512Lanes::detect` saw the features
-        // that `digest_lanes_checked` enables.
-        unsafe { digest_lanes_checked(messages, out, is_attack, compress, finish) }
-    }
-
     /// [`crate::digest_many_into`] on sixteen lanes, `compress` (the
     /// engine's single-stream compressor) hashing the last few messages
     /// alone; `out` has one slot per message.
@@ -105,21 +75,9 @@ impl Avx512Lanes {
         // that `digest_lanes` enables.
         unsafe { digest_lanes(messages, out, compress) }
     }
-
-    /// One checked step on sixteen lanes, for the tests: the lanes it
-    /// flags, as [`lanes::run_flagging`]'s `step`.
-    #[cfg(test)]
-    pub(crate) fn step_checked(
-        self,
-        states: &mut [[u32; 5]; LANES],
-        blocks: &[&[u8; 64]; LANES],
-        active: usize,
-        is_attack: impl Fn(&LaneSuspect) -> bool,
-    ) -> u32 {
-        // SAFETY: as in `digest_many_checked`.
-        unsafe { step_checked(states, blocks, active, &mut Kept::zeroed(), &is_attack) }
-    }
 }
+
+checked_lanes!(Avx512Lanes, "avx512f,avx512bw", LANES);
 
 #[target_feature(enable = "avx512f,avx512bw")]
 fn digest_lanes(
@@ -133,25 +91,6 @@ fn digest_lanes(
         MIN_LANES,
         |states, blocks, _| compress_lanes(states, blocks),
         compress,
-    );
-}
-
-#[target_feature(enable = "avx512f,avx512bw")]
-fn digest_lanes_checked<T>(
-    messages: &[&[u8]],
-    out: &mut [T],
-    is_attack: impl Fn(&LaneSuspect) -> bool,
-    compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> bool,
-    finish: impl FnMut(usize, [u32; 5], bool) -> T,
-) {
-    let mut kept = Kept::zeroed();
-    lanes::run_flagging::<LANES, T>(
-        messages,
-        out,
-        MIN_LANES,
-        |states, blocks, active| step_checked(states, blocks, active, &mut kept, &is_attack),
-        compress,
-        finish,
     );
 }
 
@@ -272,67 +211,21 @@ fn lanes_of(v: __m512i) -> [u32; LANES] {
     out
 }
 
-/// One stage of the 32×32 bit transpose of each lane: rows `r` and `r + D`
-/// swap the bits of the columns with bit `D` set in `r`'s and clear in
-/// `r + D`'s (`low` has the columns with bit `D` clear).
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn swap_stage<const D: u32>(x: &mut [__m512i; 32], low: u32) {
-    let low = _mm512_set1_epi32(low as i32);
-    // Unrolled, so that LLVM drops what no plane reads.
-    unrolled!(|R| {
-        if R % (2 * D as usize) < D as usize {
-            let (a, b) = (x[R], x[R + D as usize]);
-            // low ? a : b << D, and low ? a >> D : b.
-            x[R] = _mm512_ternarylogic_epi32::<0xCA>(low, a, _mm512_slli_epi32::<D>(b));
-            x[R + D as usize] =
-                _mm512_ternarylogic_epi32::<0xCA>(low, _mm512_srli_epi32::<D>(a), b);
-        }
-    }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
-}
-
-/// The filter's planes of each lane from its W\[33..=64\]: plane p, bit
-/// t − 33, is bit `PLANE_BITS[p]` of W\[t\] (row t − 33 of a bit matrix,
-/// transposed).
+/// The filter's planes of each lane from its W\[33..=64\].
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn planes(window: &[__m512i; 32]) -> [__m512i; 11] {
-    let mut x = *window;
-    swap_stage::<16>(&mut x, 0x0000_FFFF);
-    swap_stage::<8>(&mut x, 0x00FF_00FF);
-    swap_stage::<4>(&mut x, 0x0F0F_0F0F);
-    swap_stage::<2>(&mut x, 0x3333_3333);
-    swap_stage::<1>(&mut x, 0x5555_5555);
-    PLANE_BITS.map(|bit| x[bit as usize])
-}
-
-/// What a step keeps for the filter and the recompression.
-struct Kept {
-    /// W\[0..80\].
-    w: [__m512i; 80],
-    /// The states before steps 60 and 64.
-    at60: [__m512i; 5],
-    at64: [__m512i; 5],
-}
-
-impl Kept {
-    #[target_feature(enable = "avx512f")]
-    fn zeroed() -> Kept {
-        let zero = _mm512_setzero_si512();
-        Kept {
-            w: [zero; 80],
-            at60: [zero; 5],
-            at64: [zero; 5],
-        }
+    // low ? a : b << D, and low ? a >> D : b.
+    macro_rules! swap {
+        ($d:literal, $low:literal, $a:expr, $b:expr) => {{
+            let (low, a, b) = (_mm512_set1_epi32($low), $a, $b);
+            (
+                _mm512_ternarylogic_epi32::<0xCA>(low, a, _mm512_slli_epi32::<$d>(b)),
+                _mm512_ternarylogic_epi32::<0xCA>(low, _mm512_srli_epi32::<$d>(a), b),
+            )
+        }};
     }
-}
-
-/// Lane `lane` of each of `vectors`, read from memory.
-fn column<const N: usize>(vectors: &[__m512i; N], lane: usize) -> [u32; N] {
-    // SAFETY: an `__m512i` is 64 bytes of plain bits, so `N` of them are
-    // `N` rows of sixteen `u32`s, whose alignment (4) divides theirs (64).
-    let rows: &[[u32; LANES]; N] = unsafe { &*vectors.as_ptr().cast() };
-    core::array::from_fn(|t| rows[t][lane])
+    planes_by_swaps!(*window, swap)
 }
 
 /// Hashes `blocks[i]` into `states[i]` for each lane (SHA-1 compression,
@@ -344,7 +237,7 @@ fn step_checked(
     states: &mut [[u32; 5]; LANES],
     blocks: &[&[u8; 64]; LANES],
     active: usize,
-    kept: &mut Kept,
+    kept: &mut Kept<__m512i>,
     is_attack: &impl Fn(&LaneSuspect) -> bool,
 ) -> u32 {
     let ihv = *states;
@@ -357,7 +250,14 @@ fn step_checked(
     if passed == 0 {
         return 0;
     }
-    suspects(passed, &lanes_of(masks), &ihv, states, kept, is_attack)
+    suspects(
+        u32::from(passed),
+        &lanes_of(masks),
+        &ihv,
+        states,
+        kept,
+        is_attack,
+    )
 }
 
 /// Word `j` of every block in vector `j`, byte-swapped.
@@ -397,7 +297,7 @@ fn compress_lanes(states: &mut [[u32; 5]; LANES], blocks: &[&[u8; 64]; LANES]) {
 /// them; what the filter and the recompression read goes to `kept`.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES], kept: &mut Kept) -> [__m512i; 5] {
+fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES], kept: &mut Kept<__m512i>) -> [__m512i; 5] {
     let mut w = words(blocks);
     let all = &mut kept.w;
     let [k0, k1, k2, k3] = K.map(|k| _mm512_set1_epi32(k as i32));
@@ -420,107 +320,4 @@ fn rounds(h: [__m512i; 5], blocks: &[&[u8; 64]; LANES], kept: &mut Kept) -> [__m
     all[64..].copy_from_slice(&w);
     let out = [a, b, c, d, e];
     core::array::from_fn(|j| _mm512_add_epi32(h[j], out[j]))
-}
-
-/// The lanes in `passed` whose block `is_attack` finds to be an attack
-/// block. Rare, so out of line.
-#[cold]
-#[inline(never)]
-fn suspects(
-    passed: u16,
-    masks: &[u32; LANES],
-    ihv: &[[u32; 5]; LANES],
-    output: &[[u32; 5]; LANES],
-    kept: &Kept,
-    is_attack: &impl Fn(&LaneSuspect) -> bool,
-) -> u32 {
-    let mut attacked = 0;
-    let mut rest = passed;
-    while rest != 0 {
-        let lane = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let suspect = LaneSuspect {
-            ihv: ihv[lane],
-            output: output[lane],
-            w: column(&kept.w, lane),
-            mid: Midstates {
-                at60: column(&kept.at60, lane),
-                at64: column(&kept.at64, lane),
-            },
-            mask: to_mask(masks[lane]),
-        };
-        if is_attack(&suspect) {
-            attacked |= 1 << lane;
-        }
-    }
-    attacked
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Avx512Lanes, LANES, LaneSuspect};
-    use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
-    use crate::checked::{Midstates, compress_stepwise, dv_mask_reference, expand, scalar_groups};
-    use std::vec::Vec;
-
-    /// Random blocks, then the first blocks of each collision file (their
-    /// attack blocks pass the filter whatever the chaining value).
-    fn blocks() -> Vec<[u8; 64]> {
-        let mut data = noise(0x0123_4567_89AB_CDEF, 64 * 16 * 40);
-        for file in COLLISION_FILES {
-            data.extend(collision_file(file).iter().take(64 * 16 * 4));
-        }
-        data.as_chunks::<64>().0.to_vec()
-    }
-
-    /// Every step, with every count of busy lanes: the states equal the
-    /// scalar compression's, and exactly the busy lanes whose block the
-    /// reference filter lets through reach `is_attack`, with the states
-    /// around the block, its schedule, its midstates and its mask right;
-    /// the lanes `is_attack` accepts come back flagged.
-    #[test]
-    fn steps_equal_the_scalar_steps() {
-        let Some(token) = Avx512Lanes::detect() else {
-            return;
-        };
-        let blocks = blocks();
-        let mut suspects = 0;
-        for (round, batch) in blocks.chunks_exact(LANES).enumerate() {
-            let active = LANES - round % LANES;
-            let mut states: [[u32; 5]; LANES] = core::array::from_fn(|l| {
-                core::array::from_fn(|j| {
-                    ((round * 977 + l * 31 + j) as u32).wrapping_mul(0x9E37_79B9)
-                })
-            });
-            let before = states;
-            let batch: [&[u8; 64]; LANES] = core::array::from_fn(|l| &batch[l]);
-            let seen = core::cell::Cell::new(0u32);
-            let flagged = token.step_checked(&mut states, &batch, active, |s: &LaneSuspect| {
-                let lane = (0..LANES)
-                    .find(|&l| before[l] == s.ihv && expand(batch[l]) == s.w)
-                    .expect("one lane's block");
-                assert!(lane < active, "round {round}: idle lane {lane}");
-                assert_eq!(s.mask, dv_mask_reference(&s.w), "round {round} lane {lane}");
-                assert_eq!(s.output, compress_stepwise(&s.ihv, &s.w));
-                assert_eq!(s.mid, Midstates::stepped(&s.ihv, &s.w, scalar_groups));
-                seen.set(seen.get() | 1 << lane);
-                // Accept every other suspect, to see the flags come back.
-                lane % 2 == 0
-            });
-            let seen = seen.get();
-            for lane in 0..LANES {
-                let w = expand(batch[lane]);
-                assert_eq!(
-                    states[lane],
-                    compress_stepwise(&before[lane], &w),
-                    "round {round}"
-                );
-                let passes = lane < active && dv_mask_reference(&w) != 0;
-                assert_eq!(seen >> lane & 1 == 1, passes, "round {round} lane {lane}");
-            }
-            assert_eq!(flagged, seen & 0x5555);
-            suspects += seen.count_ones();
-        }
-        assert!(suspects > 20, "the blocks have suspects: {suspects}");
-    }
 }

@@ -38,7 +38,7 @@ use core::arch::x86_64::{
 };
 
 /// Blocks per pass.
-const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 impl Avx2 {
     /// Which of `spills` (at most 32) the filter lets through, as bits,
@@ -76,19 +76,28 @@ fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
             let w64_bit = _mm256_and_si256(_mm256_slli_epi32::<SHIFT>(w64), top);
             sliced[P] = _mm256_or_si256(below, w64_bit);
         }; 0 1 2 3 4 5 6 7 8 9 10);
-        let passed = passes(&sliced);
-        let mut lanes = [0u32; LANES];
-        // SAFETY: `lanes` is 32 writable bytes.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), passed) };
+        let (passing, lanes) = passing(&sliced, (1 << chunk.len()) - 1);
         let start = chunk_index * LANES;
         for (k, &lane) in lanes[..chunk.len()].iter().enumerate() {
             masks[start + k] = to_mask(lane);
         }
-        let zero = _mm256_cmpeq_epi32(passed, _mm256_setzero_si256());
-        let passing = !_mm256_movemask_ps(_mm256_castsi256_ps(zero)) as u32;
-        found |= (passing & ((1 << chunk.len()) - 1)) << start;
+        found |= passing << start;
     }
     found
+}
+
+/// The lanes of `valid` whose block the filter lets through, as bits,
+/// and every lane's sliced mask, from the eight blocks' sliced `planes`.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn passing(planes: &[__m256i; 11], valid: u32) -> (u32, [u32; LANES]) {
+    let passed = passes(planes);
+    let mut lanes = [0u32; LANES];
+    // SAFETY: `lanes` is 32 writable bytes.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), passed) };
+    let zero = _mm256_cmpeq_epi32(passed, _mm256_setzero_si256());
+    let passing = !_mm256_movemask_ps(_mm256_castsi256_ps(zero)) as u32;
+    (passing & valid, lanes)
 }
 
 /// The planes of W\[32..64\] (bit t − 32 is bit `PLANE_BITS[p]` of
