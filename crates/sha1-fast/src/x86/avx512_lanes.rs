@@ -267,12 +267,15 @@ fn words(blocks: &[&[u8; 64]; LANES]) -> [__m512i; 16] {
     let bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(
         3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
     ));
-    let rows = blocks.map(|block| {
+    // A loop, not `map`: a closure calling an AVX-512 intrinsic stayed
+    // out of line, called once a block with its vector through memory.
+    let mut rows = [bswap; LANES];
+    for (row, block) in rows.iter_mut().zip(blocks) {
         // SAFETY: `block` is 64 readable bytes; `loadu` has no alignment
         // requirement.
         let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
-        _mm512_shuffle_epi8(v, bswap)
-    });
+        *row = _mm512_shuffle_epi8(v, bswap);
+    }
     filter_sliced::transpose(&rows)
 }
 

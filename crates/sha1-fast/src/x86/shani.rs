@@ -21,8 +21,9 @@ use crate::lanes;
 use crate::pad::Padded;
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm_extract_epi64,
-    _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32,
-    _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_xor_si128,
+    _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x, _mm_setzero_si128, _mm_sha1msg1_epu32,
+    _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32, _mm_shuffle_epi8,
+    _mm_shuffle_epi32, _mm_xor_si128,
 };
 
 /// Independent messages in flight in [`ShaNi::digest_many`], their rounds
@@ -141,15 +142,19 @@ macro_rules! block {
         let blocks = $blocks;
         let (abcd_in, e_in) = ($abcd, $e);
         let mut prev = $abcd;
-        let [mut m0, mut m1, mut m2, mut m3] = core::array::from_fn(|quarter| {
-            blocks.map(|block| {
-                let bytes: &[u8; 16] = &block.as_chunks().0[quarter];
+        // Quarter q of every lane's block in `m[q]`, by loops: a closure
+        // calling an SSSE3 intrinsic may stay out of line, its vectors
+        // going through memory (a third of `digest_many`'s time once).
+        let mut m = [$abcd; 4];
+        for (lane, block) in blocks.iter().enumerate() {
+            for (quarter, bytes) in block.as_chunks::<16>().0.iter().enumerate() {
                 // SAFETY: `bytes` is 16 readable bytes, and `loadu` has no
                 // alignment requirement.
                 let words = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
-                _mm_shuffle_epi8(words, big_endian_words!())
-            })
-        });
+                m[quarter][lane] = _mm_shuffle_epi8(words, big_endian_words!());
+            }
+        }
+        let [mut m0, mut m1, mut m2, mut m3] = m;
         // Rounds 0–15 use the block's own words; the schedule for rounds
         // 16–79 ramps up over them and down over the last groups.
         quad!(0, $abcd, $e, prev, start [m0 m1 m2 m3]);
@@ -317,8 +322,10 @@ fn digest_one(data: &[u8]) -> Digest {
 /// One block into each of `N` states, the lanes interleaved group by group.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn compress_lanes<const N: usize>(states: &mut [[u32; 5]; N], blocks: [&[u8; 64]; N]) {
-    let loaded = states.map(|s| load_state!(s));
-    let (mut abcd, mut e) = (loaded.map(|(abcd, _)| abcd), loaded.map(|(_, e)| e));
+    let (mut abcd, mut e) = ([_mm_setzero_si128(); N], [_mm_setzero_si128(); N]);
+    for (lane, state) in states.iter().enumerate() {
+        (abcd[lane], e[lane]) = load_state!(*state);
+    }
     block!(abcd, e, blocks);
     for (state, (abcd, e)) in states.iter_mut().zip(abcd.into_iter().zip(e)) {
         *state = store_state!(abcd, e);
