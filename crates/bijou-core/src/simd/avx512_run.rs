@@ -24,11 +24,11 @@ use super::avx512::Avx512Vbmi;
 use crate::bijou64::{MAX_BYTES, OFFSETS, THRESHOLD};
 
 /// Values a step decodes.
-const VALUES: usize = 8;
+pub(crate) const VALUES: usize = 8;
 
 /// Bytes a step loads: two vectors, which two-table permutes treat as
 /// one; eight top-tier values take 72 of them.
-const READ: usize = 128;
+pub(crate) const READ: usize = 128;
 
 /// Tiers 0..=8; tier 0 (single bytes) has no runs here.
 const TIERS: usize = MAX_BYTES;
@@ -141,91 +141,4 @@ fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
         written += VALUES;
     }
     (consumed, written)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bijou64;
-    use proptest::prelude::*;
-    use std::{vec, vec::Vec};
-
-    /// `decode_run` on `input` against `bijou64::decode`: the same values
-    /// and bytes, whole groups of eight, each value with `tag`, and a
-    /// stop only where the next eight are not all `tag`, one overflows,
-    /// or `input` or `out` runs short.
-    fn agrees_with_decode(token: Avx512Vbmi, input: &[u8], out_len: usize, tag: u8) {
-        let mut out = vec![0u64; out_len];
-        let (consumed, written) = token.decode_run(input, &mut out, tag);
-        assert_eq!(written % VALUES, 0);
-        let mut at = 0;
-        for (k, &value) in out[..written].iter().enumerate() {
-            assert_eq!(input[at], tag, "value {k} of {input:02X?}");
-            let (want, len) = bijou64::decode(&input[at..]).expect("a taken value decodes");
-            assert_eq!(value, want, "value {k} at byte {at} of {input:02X?}");
-            at += len;
-        }
-        assert_eq!(consumed, at, "{input:02X?}");
-        if input.len() - at >= READ && out_len - written >= VALUES {
-            let len = bijou64::len_from_tag(tag);
-            let stop = (0..VALUES).any(|k| {
-                let here = &input[at + k * len..];
-                here[0] != tag || bijou64::decode(here).is_err()
-            });
-            assert!(stop, "stopped at byte {at} of {input:02X?} for no reason");
-        }
-    }
-
-    /// Values of one tier, some of them replaced by a value of another.
-    fn run() -> impl Strategy<Value = (u8, Vec<u8>)> {
-        (
-            1usize..=8,
-            proptest::collection::vec((any::<u64>(), 0u8..20), 0..80),
-        )
-            .prop_map(|(tier, picks)| {
-                let tag = THRESHOLD - 1 + tier as u8;
-                let span = bijou64::OFFSETS
-                    .get(tier + 1)
-                    .map_or(u64::MAX, |&end| end - 1)
-                    - bijou64::OFFSETS[tier];
-                let values: Vec<u64> = picks
-                    .iter()
-                    .map(|&(bits, odd)| match odd {
-                        0 => bits >> (bits % 64),
-                        _ => bijou64::OFFSETS[tier] + bits % span.saturating_add(1).max(1),
-                    })
-                    .collect();
-                let mut input = Vec::new();
-                bijou64::encode_batch(&values, &mut input);
-                (tag, input)
-            })
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(512))]
-
-        #[test]
-        fn runs_decode_like_decode((tag, input) in run(), out_len in 0usize..80) {
-            let Some(token) = Avx512Vbmi::detect() else { return Ok(()) };
-            agrees_with_decode(token, &input, out_len, tag);
-        }
-    }
-
-    /// Top-tier runs with an overflowing value at every place.
-    #[test]
-    fn an_overflow_stops_the_run_before_its_group() {
-        let Some(token) = Avx512Vbmi::detect() else {
-            return;
-        };
-        for at in 0..24 {
-            let mut input = Vec::new();
-            bijou64::encode_batch(&[u64::MAX - 5; 24], &mut input);
-            input[at * 9 + 1..at * 9 + 9].fill(0xFF);
-            input.extend([0; READ]);
-            agrees_with_decode(token, &input, 24, 0xFF);
-            let mut out = [0u64; 24];
-            let (consumed, written) = token.decode_run(&input, &mut out, 0xFF);
-            assert_eq!((consumed, written), (at / 8 * 72, at / 8 * 8));
-        }
-    }
 }

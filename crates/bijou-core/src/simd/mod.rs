@@ -4,8 +4,9 @@
 //! branching on their tiers; where the CPU has a vector path for the
 //! width, it decodes a whole window of values per step instead of one
 //! value per step ([`avx512`]: every width, with AVX-512 VBMI),
-//! and bijou64's runs of one tier eight values a step (`avx512_run`).
-//! Elsewhere the portable loop runs two walks at once (`crate::chains`).
+//! and bijou64's runs of one tier eight values a step (`avx512_run`), or
+//! with AVX2 alone four a step (`avx2_run`). Elsewhere the portable loop
+//! runs two walks at once (`crate::chains`).
 //! The path is
 //! chosen on the first batch and cached. Every path gives the same
 //! results as the portable loop on every input (`tests` runs each
@@ -18,16 +19,21 @@
 // Compiled only by Rust 1.89 and later (`build.rs` sets `bijou_avx512`),
 // which have the AVX-512 intrinsics that clippy checks against the
 // crate's older `rust-version`.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx2_run;
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
 #[allow(unsafe_code, clippy::incompatible_msrv)]
 pub(crate) mod avx512;
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
 #[allow(unsafe_code, clippy::incompatible_msrv)]
 mod avx512_run;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod run_tests;
 #[cfg(all(test, target_arch = "x86_64", bijou_avx512))]
 mod tests;
 
-#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[cfg(target_arch = "x86_64")]
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// Progress of a vector path over one block of a batch: it stops before
@@ -68,6 +74,14 @@ fn avx512_vbmi() -> Option<avx512::Avx512Vbmi> {
     avx512::Avx512Vbmi::detect().filter(|_| !forced_portable())
 }
 
+/// The AVX2 token, unless the CPU lacks it or the vector paths are
+/// turned off.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx2() -> Option<avx2_run::Avx2> {
+    avx2_run::Avx2::detect().filter(|_| !forced_portable())
+}
+
 /// [`VectorBatch::decode_windows`] on the AVX-512 chunk decoder, for
 /// the widths it serves.
 macro_rules! chunk_windows {
@@ -101,21 +115,27 @@ impl VectorBatch for u64 {
         if let Some(token) = avx512_vbmi() {
             return token.decode_run(input, out, tag);
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = avx2() {
+            return token.decode_run(input, out, tag);
+        }
         let _ = (input, out, tag);
         (0, 0)
     }
 }
 
 /// The name of the vector path `decode_batch` uses on this CPU:
-/// `"avx512-vbmi"`, or `"portable"` when there is none (another
-/// architecture, a CPU without AVX-512 VBMI, a compiler older than Rust
-/// 1.89, or `BIJOU_CORE_BATCH=portable`). For logs and benchmarks;
-/// results never depend on it.
+/// `"avx512-vbmi"` (every width's windows and bijou64's runs, Rust 1.89
+/// and later), `"avx2"` (bijou64's runs of one tier), or `"portable"`
+/// when there is none (another architecture, a CPU without AVX2, or
+/// `BIJOU_CORE_BATCH=portable`). For logs and benchmarks; results never
+/// depend on it.
 ///
 /// # Examples
 ///
 /// ```
-/// assert!(["avx512-vbmi", "portable"].contains(&bijou_core::batch_decoder()));
+/// let paths = ["avx512-vbmi", "avx2", "portable"];
+/// assert!(paths.contains(&bijou_core::batch_decoder()));
 /// ```
 #[must_use]
 pub fn batch_decoder() -> &'static str {
@@ -123,20 +143,24 @@ pub fn batch_decoder() -> &'static str {
     if avx512_vbmi().is_some() {
         return "avx512-vbmi";
     }
+    #[cfg(target_arch = "x86_64")]
+    if avx2().is_some() {
+        return "avx2";
+    }
     "portable"
 }
 
 /// The environment variable that turns the vector paths off (with `std`).
-#[cfg(all(target_arch = "x86_64", bijou_avx512, feature = "std"))]
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
 const FORCE_VAR: &str = "BIJOU_CORE_BATCH";
 
 /// [`forced_portable`]'s cached answer: 0 undecided, 1 no, 2 yes.
-#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[cfg(target_arch = "x86_64")]
 static FORCED: AtomicU8 = AtomicU8::new(0);
 
 /// Whether `BIJOU_CORE_BATCH=portable` is set (read once; never without
 /// `std`). Only builds with a vector path ask.
-#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn forced_portable() -> bool {
     match FORCED.load(Ordering::Relaxed) {
@@ -145,7 +169,7 @@ pub(crate) fn forced_portable() -> bool {
     }
 }
 
-#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 fn decide_forced() -> bool {
     #[cfg(feature = "std")]
