@@ -70,7 +70,8 @@ pub(crate) struct Kept<V> {
 
 impl<V: LaneVector> Kept<V> {
     pub(crate) fn zeroed() -> Kept<V> {
-        // SAFETY: every bit pattern of a `LaneVector` is valid, zeros too.
+        // SAFETY: `Kept` holds only `LaneVector`s, for which every bit
+        // pattern is valid, zeros too.
         unsafe { core::mem::zeroed() }
     }
 }
