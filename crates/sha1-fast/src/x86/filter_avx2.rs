@@ -105,16 +105,22 @@ pub(crate) fn passing(planes: &[__m256i; 11], valid: u32) -> (u32, [u32; LANES])
 #[target_feature(enable = "avx2")]
 #[inline]
 fn planes(window: &ReversedGroups) -> [u32; 11] {
-    // SAFETY: the first eight groups are 128 readable bytes.
-    let pairs: [__m256i; 4] =
-        core::array::from_fn(|q| unsafe { _mm256_loadu_si256(window[2 * q..].as_ptr().cast()) });
     // Per group: its words' low bytes in order of t to dword 0, their top
     // bytes to dword 1.
     let gather = _mm256_setr_epi8(
         12, 8, 4, 0, 15, 11, 7, 3, -1, -1, -1, -1, -1, -1, -1, -1, //
         12, 8, 4, 0, 15, 11, 7, 3, -1, -1, -1, -1, -1, -1, -1, -1,
     );
-    let [a, b, c, d] = pairs.map(|pair| _mm256_shuffle_epi8(pair, gather));
+    // A loop, not `map`: a closure calling an AVX2 intrinsic may stay out
+    // of line (see `x86/shani.rs`'s block loads).
+    let mut pairs = [gather; 4];
+    for (q, pair) in pairs.iter_mut().enumerate() {
+        // SAFETY: groups 2q and 2q + 1 (q < 4) are 32 readable bytes of
+        // the window's first eight; the load is unaligned.
+        let groups = unsafe { _mm256_loadu_si256(window[2 * q..].as_ptr().cast()) };
+        *pair = _mm256_shuffle_epi8(groups, gather);
+    }
+    let [a, b, c, d] = pairs;
     // Lane 0 holds groups 0, 2, 4, 6 and lane 1 groups 1, 3, 5, 7: low
     // dwords to one vector, top dwords to the other, then in order.
     let (ab, cd) = (_mm256_unpacklo_epi32(a, b), _mm256_unpacklo_epi32(c, d));
