@@ -10,18 +10,19 @@
 //! The path is
 //! chosen on the first batch and cached. Every path gives the same
 //! results as the portable loop on every input (`tests` runs each
-//! available path on the same inputs against `decode`).
+//! available window path, `run_tests` each run path, on the same inputs
+//! against `decode`).
 //!
 //! With the `std` feature, `BIJOU_CORE_BATCH=portable` in the environment
 //! (read once) turns the vector paths off, so a test run can prove the
 //! portable loop on a CPU that has them.
 
-// Compiled only by Rust 1.89 and later (`build.rs` sets `bijou_avx512`),
-// which have the AVX-512 intrinsics that clippy checks against the
-// crate's older `rust-version`.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod avx2_run;
+// Compiled only by Rust 1.89 and later (`build.rs` sets `bijou_avx512`),
+// which have the AVX-512 intrinsics that clippy checks against the
+// crate's older `rust-version`.
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
 #[allow(unsafe_code, clippy::incompatible_msrv)]
 pub(crate) mod avx512;
