@@ -8,17 +8,21 @@
 //! kernel, then one call filters the batch's windows ([`Filter`]), and
 //! only a block the filter lets through is recompressed.
 //!
-//! The schedule differs from the plain kernel's: words 32–79 come from
-//! the equivalent recurrence W\[t\] = rotl2(W\[t−6\] ⊕ W\[t−16\] ⊕ W\[t−28\]
-//! ⊕ W\[t−32\]) (Locklyukhin, "Improving the performance of the Secure
-//! Hash Algorithm (SHA-1)", Intel, 2010) on the vector unit, and only
-//! words 16–31 from `sha1msg1`/`sha1msg2`. Sapphire Rapids class cores
+//! In one lane the schedule differs from the plain kernel's: words 32–79
+//! come from the equivalent recurrence W\[t\] = rotl2(W\[t−6\] ⊕ W\[t−16\]
+//! ⊕ W\[t−28\] ⊕ W\[t−32\]) (Locklyukhin, "Improving the performance of
+//! the Secure Hash Algorithm (SHA-1)", Intel, 2010) on the vector unit,
+//! and only words 16–31 from `sha1msg1`/`sha1msg2`. Sapphire Rapids class cores
 //! run `sha1msg2` from microcode, which made the twelve of them that this
 //! replaces the kernel's bottleneck (`docs/sha1-checked.md` has the
 //! figures). Built with AVX-512VL, the recurrence is a three-way xor
 //! (`vpternlogd`) and a rotate (`vprold`): the kernel then uses only
 //! 128-bit EVEX forms, which leave the upper vector state clean for the
-//! legacy-SSE SHA instructions.
+//! legacy-SSE SHA instructions. In several lanes (four interleaved
+//! messages, for `checked::digest_many`) every word comes from the SHA
+//! unit, and the older groups are read back from the spill rather than
+//! kept in registers: that kernel serves CPUs whose `sha1msg2` is
+//! hardware ([`sha_unit_lanes_preferred`]).
 //!
 //! Soundness: the kernels are `#[target_feature]` functions, reached only
 //! through [`ShaNi::compress_checked`] with the token of every feature
@@ -33,12 +37,11 @@ use crate::x86::filter_avx512::Avx512Filter;
 use crate::x86::filter_sliced::LANES as SLICED_LANES;
 use crate::x86::planes::{self, ReversedGroups};
 use crate::x86::shani::ShaNi;
-use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_loadu_si128, _mm_or_si128, _mm_set_epi64x,
-    _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
-    _mm_shuffle_epi8, _mm_slli_epi32, _mm_srli_epi32, _mm_xor_si128,
-};
+use core::arch::x86_64::__m128i;
 use core::mem::MaybeUninit;
+use kernel::{Parts, spilling_rounds_avx512, spilling_rounds_sse};
+
+mod kernel;
 
 /// Blocks per batch: the kernel's rounds for this many blocks, then one
 /// filter call for all of them.
@@ -73,6 +76,32 @@ impl Filter {
         all.extend(Avx2::detect().map(Filter::Avx2));
         all.extend(Avx512Filter::detect().map(Filter::Avx512));
         all
+    }
+}
+
+/// Whether `checked::digest_many` should run four messages at once on the
+/// SHA unit ([`ShaNi::compress_checked_lanes`]) rather than eight in the
+/// lanes of AVX2 vectors, on a CPU with both and without AVX-512: on AMD
+/// cores (Zen 1–3, and Hygon's), where `sha1msg2` is hardware and the
+/// SHA-unit lanes were measured the faster on Zen 3. Intel's cores keep
+/// the AVX2 lanes: Golden Cove runs `sha1msg2` from microcode. Cached
+/// after the first call.
+pub(crate) fn sha_unit_lanes_preferred() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not asked yet, 1: no, 2: yes.
+    static PREFERRED: AtomicU8 = AtomicU8::new(0);
+    match PREFERRED.load(Ordering::Relaxed) {
+        0 => {
+            // SAFETY: every x86-64 CPU has `cpuid`; leaf 0 is always
+            // valid and names the vendor in EBX, EDX, ECX.
+            #[allow(unused_unsafe)]
+            let leaf = unsafe { core::arch::x86_64::__cpuid(0) };
+            let vendor = [leaf.ebx, leaf.edx, leaf.ecx].map(u32::to_le_bytes);
+            let preferred = matches!(vendor.as_flattened(), b"AuthenticAMD" | b"HygonGenuine");
+            PREFERRED.store(1 + u8::from(preferred), Ordering::Relaxed);
+            preferred
+        }
+        state => state == 2,
     }
 }
 
@@ -189,160 +218,6 @@ impl Spill {
         }
     }
 }
-
-/// Schedule group `$k` (4–7) from the four before it, on the SHA unit.
-macro_rules! msg {
-    ($w:ident, $k:literal) => {
-        $w[$k] = _mm_sha1msg2_epu32(
-            _mm_xor_si128(_mm_sha1msg1_epu32($w[$k - 4], $w[$k - 3]), $w[$k - 2]),
-            $w[$k - 1],
-        )
-    };
-}
-
-/// Schedule group `$k` (8–19) by the rotl2 recurrence: W\[t−6..t−2\] is the
-/// lower half of group k − 2 and the upper half of group k − 1.
-macro_rules! rol2 {
-    ($w:ident, $k:literal) => {{
-        let minus6 = _mm_alignr_epi8::<8>($w[$k - 2], $w[$k - 1]);
-        let x = _mm_xor_si128(
-            _mm_xor_si128(minus6, $w[$k - 4]),
-            _mm_xor_si128($w[$k - 7], $w[$k - 8]),
-        );
-        $w[$k] = _mm_or_si128(_mm_slli_epi32::<2>(x), _mm_srli_epi32::<30>(x));
-    }};
-}
-
-/// Group `$k` of the rounds with round function `$f` in every lane, after
-/// scheduling what the list names (a group three ahead), keeping ABCD for
-/// the midstates where the group is 14–16. The lanes' instructions
-/// alternate, so that independent `sha1rnds4` chains overlap.
-macro_rules! group {
-    ($k:literal, $f:literal, $abcd:ident, $prev:ident, $w:ident, $mid:ident $(, $op:ident $n:literal)?) => {
-        for lane in 0..$abcd.len() {
-            let w = &mut $w[lane];
-            $($op!(w, $n);)?
-            if 14 <= $k && $k <= 16 {
-                $mid[lane][$k - 14] = $abcd[lane];
-            }
-            let e = _mm_sha1nexte_epu32($prev[lane], w[$k]);
-            $prev[lane] = $abcd[lane];
-            $abcd[lane] = _mm_sha1rnds4_epu32::<$f>($abcd[lane], e);
-        }
-    };
-}
-
-/// A run of blocks in two parts (a body and its padded tail), read as one.
-type Parts<'b> = [&'b [[u8; 64]]; 2];
-
-/// Block `i` of `parts`.
-#[inline(always)]
-fn nth_block<'b>([first, second]: Parts<'b>, i: usize) -> &'b [u8; 64] {
-    match first.get(i) {
-        Some(block) => block,
-        None => &second[i - first.len()],
-    }
-}
-
-/// A kernel: in each of `N` lanes, the first `count` of `blocks[lane]`
-/// into `states[lane]`, each block's [`Spill`] into the slot of
-/// `spills[lane]` at its index. Emitted once per feature set, so each is
-/// compiled with its own.
-macro_rules! spilling_rounds {
-    ($(#[$doc:meta])* $name:ident, $features:literal) => {
-        $(#[$doc])*
-        #[target_feature(enable = $features)]
-        fn $name<const N: usize>(
-            abcd_e: &mut [[__m128i; 2]; N],
-            blocks: [Parts<'_>; N],
-            spills: &mut [Slots; N],
-            count: usize,
-        ) {
-            let big_endian_words = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F);
-            let (mut abcd, mut e) = (abcd_e.map(|[abcd, _]| abcd), abcd_e.map(|[_, e]| e));
-            let count = count.min(SLOTS);
-            for i in 0..count {
-                let (abcd_in, e_in) = (abcd, e);
-                let mut w: [Schedule; N] = [[_mm_set_epi64x(0, 0); 20]; N];
-                let mut mid = [[_mm_set_epi64x(0, 0); 3]; N];
-                for lane in 0..N {
-                    let block = nth_block(blocks[lane], i);
-                    for (q, bytes) in block.as_chunks::<16>().0.iter().enumerate() {
-                        // SAFETY: `bytes` is 16 readable bytes; `loadu`
-                        // needs no alignment.
-                        let words = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
-                        w[lane][q] = _mm_shuffle_epi8(words, big_endian_words);
-                    }
-                }
-                let mut prev = abcd;
-                for lane in 0..N {
-                    let e = _mm_add_epi32(e[lane], w[lane][0]);
-                    abcd[lane] = _mm_sha1rnds4_epu32::<0>(abcd[lane], e);
-                }
-                group!(1, 0, abcd, prev, w, mid, msg 4);
-                group!(2, 0, abcd, prev, w, mid, msg 5);
-                group!(3, 0, abcd, prev, w, mid, msg 6);
-                group!(4, 0, abcd, prev, w, mid, msg 7);
-                group!(5, 1, abcd, prev, w, mid, rol2 8);
-                group!(6, 1, abcd, prev, w, mid, rol2 9);
-                group!(7, 1, abcd, prev, w, mid, rol2 10);
-                group!(8, 1, abcd, prev, w, mid, rol2 11);
-                group!(9, 1, abcd, prev, w, mid, rol2 12);
-                group!(10, 2, abcd, prev, w, mid, rol2 13);
-                group!(11, 2, abcd, prev, w, mid, rol2 14);
-                group!(12, 2, abcd, prev, w, mid, rol2 15);
-                group!(13, 2, abcd, prev, w, mid, rol2 16);
-                group!(14, 2, abcd, prev, w, mid, rol2 17);
-                group!(15, 3, abcd, prev, w, mid, rol2 18);
-                group!(16, 3, abcd, prev, w, mid, rol2 19);
-                group!(17, 3, abcd, prev, w, mid);
-                group!(18, 3, abcd, prev, w, mid);
-                group!(19, 3, abcd, prev, w, mid);
-                for lane in 0..N {
-                    // One volatile 16-byte store per register: plain ones
-                    // LLVM merges into `zmm` copies, which would leave the
-                    // upper halves dirty for the next block's SHA
-                    // instructions (`cargo xtask asm-check`).
-                    let spill = spills[lane][i].as_mut_ptr();
-                    // SAFETY: `spill` points at a slot of `spills`, whose
-                    // fields are 16-byte aligned `__m128i`s; these write
-                    // them without reading them.
-                    unsafe {
-                        let before = (&raw mut (*spill).before).cast::<__m128i>();
-                        before.write_volatile(abcd_in[lane]);
-                        before.add(1).write_volatile(e_in[lane]);
-                        let kept = (&raw mut (*spill).mid).cast::<__m128i>();
-                        for k in 0..3 {
-                            kept.add(k).write_volatile(mid[lane][k]);
-                        }
-                        let words = (&raw mut (*spill).w).cast::<__m128i>();
-                        for k in 0..20 {
-                            words.add(k).write_volatile(w[lane][k]);
-                        }
-                    }
-                    // E after 80 rounds is rotl30 of A before the last four.
-                    e[lane] = _mm_sha1nexte_epu32(prev[lane], e_in[lane]);
-                    abcd[lane] = _mm_add_epi32(abcd[lane], abcd_in[lane]);
-                }
-            }
-            for lane in 0..N {
-                abcd_e[lane] = [abcd[lane], e[lane]];
-            }
-        }
-    };
-}
-
-spilling_rounds!(
-    /// The kernel on SSE.
-    spilling_rounds_sse,
-    "sha,sse2,ssse3,sse4.1"
-);
-
-spilling_rounds!(
-    /// The kernel with AVX-512VL's 128-bit forms (see the module docs).
-    spilling_rounds_avx512,
-    "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
-);
 
 /// The SSSE3 planes' filter over a batch (as [`suspects`]).
 #[target_feature(enable = "sse2,ssse3")]

@@ -1,0 +1,227 @@
+//! The kernel that [`super`] runs: SHA-1 rounds on SHA-NI that store, as
+//! they go, what the filter and the recompression read (a [`Spill`] per
+//! block), in one lane or several interleaved.
+
+use super::{SLOTS, Schedule, Slots, Spill};
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_loadu_si128, _mm_or_si128, _mm_set_epi64x,
+    _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
+    _mm_shuffle_epi8, _mm_slli_epi32, _mm_srli_epi32, _mm_xor_si128,
+};
+
+/// A block's spill slot, which the kernel fills as it goes: each group of
+/// the schedule is stored when it is made. In several lanes the kernel
+/// also reads the older groups back from there: sixteen registers cannot
+/// hold four lanes' schedules, and LLVM would otherwise keep a second
+/// copy of them on the stack.
+#[derive(Clone, Copy)]
+struct SlotWriter(*mut Spill);
+
+impl SlotWriter {
+    /// Group `k` of the schedule, from the slot.
+    #[inline(always)]
+    fn group(self, k: usize) -> __m128i {
+        // SAFETY: `self.0` points at a slot of the kernel's `spills`, and
+        // group `k` (< 20) was stored before it is read. Volatile, so that
+        // LLVM reloads it rather than keeping a copy elsewhere.
+        unsafe {
+            (&raw const (*self.0).w)
+                .cast::<__m128i>()
+                .add(k)
+                .read_volatile()
+        }
+    }
+
+    /// Stores group `k` of the schedule.
+    #[inline(always)]
+    fn set_group(self, k: usize, words: __m128i) {
+        // SAFETY: as in `group`; the fields are 16-byte aligned
+        // `__m128i`s, written without being read. One volatile 16-byte
+        // store per register: plain ones LLVM merges into `zmm` copies,
+        // which would leave the upper halves dirty for the next SHA
+        // instructions (`cargo xtask asm-check`).
+        unsafe {
+            (&raw mut (*self.0).w)
+                .cast::<__m128i>()
+                .add(k)
+                .write_volatile(words)
+        }
+    }
+
+    /// Stores ABCD before group 14 + `k` (`k` < 3).
+    #[inline(always)]
+    fn set_mid(self, k: usize, abcd: __m128i) {
+        // SAFETY: as in `set_group`, for `k` < 3.
+        unsafe {
+            (&raw mut (*self.0).mid)
+                .cast::<__m128i>()
+                .add(k)
+                .write_volatile(abcd)
+        }
+    }
+
+    /// Stores the state before the block.
+    #[inline(always)]
+    fn set_before(self, abcd: __m128i, e: __m128i) {
+        // SAFETY: as in `set_group`.
+        unsafe {
+            let before = (&raw mut (*self.0).before).cast::<__m128i>();
+            before.write_volatile(abcd);
+            before.add(1).write_volatile(e);
+        }
+    }
+}
+
+/// Group `$k` of the schedule as an input: from registers in one lane,
+/// where the schedule's chain is on the critical path; from the slot in
+/// several.
+macro_rules! older {
+    ($w:ident, $slot:ident, $lanes:expr, $k:expr) => {
+        if $lanes == 1 { $w[$k] } else { $slot.group($k) }
+    };
+}
+
+/// Schedule group `$k` from the four before it, on the SHA unit.
+macro_rules! msg {
+    ($w:ident, $slot:ident, $lanes:expr, $k:literal) => {{
+        let a = older!($w, $slot, $lanes, $k - 4);
+        let b = older!($w, $slot, $lanes, $k - 3);
+        let c = older!($w, $slot, $lanes, $k - 2);
+        $w[$k] = _mm_sha1msg2_epu32(_mm_xor_si128(_mm_sha1msg1_epu32(a, b), c), $w[$k - 1]);
+        $slot.set_group($k, $w[$k]);
+    }};
+}
+
+/// Schedule group `$k` (8–19). In one lane, by the rotl2 recurrence:
+/// W\[t−6..t−2\] is the lower half of group k − 2 and the upper half of
+/// group k − 1. In several, the SHA unit's two instructions: with four
+/// chains of rounds in flight, the recurrence's seven vector instructions
+/// a group cost more there (`docs/sha1-checked.md`).
+macro_rules! expand {
+    ($w:ident, $slot:ident, $lanes:expr, $k:literal) => {{
+        if $lanes == 1 {
+            let minus6 = _mm_alignr_epi8::<8>($w[$k - 2], $w[$k - 1]);
+            let x = _mm_xor_si128(
+                _mm_xor_si128(minus6, $w[$k - 4]),
+                _mm_xor_si128($w[$k - 7], $w[$k - 8]),
+            );
+            $w[$k] = _mm_or_si128(_mm_slli_epi32::<2>(x), _mm_srli_epi32::<30>(x));
+            $slot.set_group($k, $w[$k]);
+        } else {
+            msg!($w, $slot, $lanes, $k);
+        }
+    }};
+}
+
+/// Group `$k` of the rounds with round function `$f` in every lane, after
+/// scheduling what the list names (a group three ahead), keeping ABCD for
+/// the midstates where the group is 14–16. The lanes' instructions
+/// alternate, so that independent `sha1rnds4` chains overlap.
+macro_rules! group {
+    ($k:literal, $f:literal, $abcd:ident, $prev:ident, $w:ident, $slots:ident $(, $op:ident $n:literal)?) => {
+        for lane in 0..$abcd.len() {
+            let w = &mut $w[lane];
+            let slot = $slots[lane];
+            $($op!(w, slot, $abcd.len(), $n);)?
+            if 14 <= $k && $k <= 16 {
+                slot.set_mid($k - 14, $abcd[lane]);
+            }
+            let e = _mm_sha1nexte_epu32($prev[lane], older!(w, slot, $abcd.len(), $k));
+            $prev[lane] = $abcd[lane];
+            $abcd[lane] = _mm_sha1rnds4_epu32::<$f>($abcd[lane], e);
+        }
+    };
+}
+
+/// A run of blocks in two parts (a body and its padded tail), read as one.
+pub(super) type Parts<'b> = [&'b [[u8; 64]]; 2];
+
+/// Block `i` of `parts`.
+#[inline(always)]
+fn nth_block<'b>([first, second]: Parts<'b>, i: usize) -> &'b [u8; 64] {
+    match first.get(i) {
+        Some(block) => block,
+        None => &second[i - first.len()],
+    }
+}
+
+/// A kernel: in each of `N` lanes, the first `count` of `blocks[lane]`
+/// into `states[lane]`, each block's [`Spill`] into the slot of
+/// `spills[lane]` at its index. Emitted once per feature set, so each is
+/// compiled with its own.
+macro_rules! spilling_rounds {
+    ($(#[$doc:meta])* $name:ident, $features:literal) => {
+        $(#[$doc])*
+        #[target_feature(enable = $features)]
+        pub(super) fn $name<const N: usize>(
+            abcd_e: &mut [[__m128i; 2]; N],
+            blocks: [Parts<'_>; N],
+            spills: &mut [Slots; N],
+            count: usize,
+        ) {
+            let big_endian_words = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F);
+            let (mut abcd, mut e) = (abcd_e.map(|[abcd, _]| abcd), abcd_e.map(|[_, e]| e));
+            let count = count.min(SLOTS);
+            for i in 0..count {
+                let (abcd_in, e_in) = (abcd, e);
+                let slots: [SlotWriter; N] = core::array::from_fn(|lane| SlotWriter(spills[lane][i].as_mut_ptr()));
+                let mut w: [Schedule; N] = [[_mm_set_epi64x(0, 0); 20]; N];
+                for lane in 0..N {
+                    let block = nth_block(blocks[lane], i);
+                    for (q, bytes) in block.as_chunks::<16>().0.iter().enumerate() {
+                        // SAFETY: `bytes` is 16 readable bytes; `loadu`
+                        // needs no alignment.
+                        let words = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+                        w[lane][q] = _mm_shuffle_epi8(words, big_endian_words);
+                        slots[lane].set_group(q, w[lane][q]);
+                    }
+                    slots[lane].set_before(abcd_in[lane], e_in[lane]);
+                }
+                let mut prev = abcd;
+                for lane in 0..N {
+                    let e = _mm_add_epi32(e[lane], w[lane][0]);
+                    abcd[lane] = _mm_sha1rnds4_epu32::<0>(abcd[lane], e);
+                }
+                group!(1, 0, abcd, prev, w, slots, msg 4);
+                group!(2, 0, abcd, prev, w, slots, msg 5);
+                group!(3, 0, abcd, prev, w, slots, msg 6);
+                group!(4, 0, abcd, prev, w, slots, msg 7);
+                group!(5, 1, abcd, prev, w, slots, expand 8);
+                group!(6, 1, abcd, prev, w, slots, expand 9);
+                group!(7, 1, abcd, prev, w, slots, expand 10);
+                group!(8, 1, abcd, prev, w, slots, expand 11);
+                group!(9, 1, abcd, prev, w, slots, expand 12);
+                group!(10, 2, abcd, prev, w, slots, expand 13);
+                group!(11, 2, abcd, prev, w, slots, expand 14);
+                group!(12, 2, abcd, prev, w, slots, expand 15);
+                group!(13, 2, abcd, prev, w, slots, expand 16);
+                group!(14, 2, abcd, prev, w, slots, expand 17);
+                group!(15, 3, abcd, prev, w, slots, expand 18);
+                group!(16, 3, abcd, prev, w, slots, expand 19);
+                group!(17, 3, abcd, prev, w, slots);
+                group!(18, 3, abcd, prev, w, slots);
+                group!(19, 3, abcd, prev, w, slots);
+                for lane in 0..N {
+                    // E after 80 rounds is rotl30 of A before the last four.
+                    e[lane] = _mm_sha1nexte_epu32(prev[lane], e_in[lane]);
+                    abcd[lane] = _mm_add_epi32(abcd[lane], abcd_in[lane]);
+                }
+            }
+            for lane in 0..N {
+                abcd_e[lane] = [abcd[lane], e[lane]];
+            }
+        }
+    };
+}
+
+spilling_rounds!(
+    /// The kernel on SSE.
+    spilling_rounds_sse,
+    "sha,sse2,ssse3,sse4.1"
+);
+
+spilling_rounds!(
+    /// The kernel with AVX-512VL's 128-bit forms (see the module docs).
+    spilling_rounds_avx512,
+    "sha,sse2,ssse3,sse4.1,avx,avx2,avx512f,avx512vl"
+);
