@@ -35,41 +35,41 @@ impl SlotWriter {
     /// Stores group `k` of the schedule.
     #[inline(always)]
     fn set_group(self, k: usize, words: __m128i) {
-        // SAFETY: as in `group`; the fields are 16-byte aligned
-        // `__m128i`s, written without being read. One volatile 16-byte
-        // store per register: plain ones LLVM merges into `zmm` copies,
-        // which would leave the upper halves dirty for the next SHA
-        // instructions (`cargo xtask asm-check`).
-        unsafe {
-            (&raw mut (*self.0).w)
-                .cast::<__m128i>()
-                .add(k)
-                .write_volatile(words)
-        }
+        // SAFETY: as in `group`: group `k` of the slot's schedule.
+        unsafe { store((&raw mut (*self.0).w).cast(), k, words) }
     }
 
     /// Stores ABCD before group 14 + `k` (`k` < 3).
     #[inline(always)]
     fn set_mid(self, k: usize, abcd: __m128i) {
-        // SAFETY: as in `set_group`, for `k` < 3.
-        unsafe {
-            (&raw mut (*self.0).mid)
-                .cast::<__m128i>()
-                .add(k)
-                .write_volatile(abcd)
-        }
+        // SAFETY: as in `group`: vector `k` of the slot's three.
+        unsafe { store((&raw mut (*self.0).mid).cast(), k, abcd) }
     }
 
     /// Stores the state before the block.
     #[inline(always)]
     fn set_before(self, abcd: __m128i, e: __m128i) {
-        // SAFETY: as in `set_group`.
+        // SAFETY: as in `group`: the slot's two vectors.
         unsafe {
-            let before = (&raw mut (*self.0).before).cast::<__m128i>();
-            before.write_volatile(abcd);
-            before.add(1).write_volatile(e);
+            let before = (&raw mut (*self.0).before).cast();
+            store(before, 0, abcd);
+            store(before, 1, e);
         }
     }
+}
+
+/// Stores `words` as vector `k` from `first`, without reading it. One
+/// volatile 16-byte store per register: plain ones LLVM merges into `zmm`
+/// copies, which would leave the upper halves dirty for the next SHA
+/// instructions (`cargo xtask asm-check`).
+///
+/// # Safety
+///
+/// `first.add(k)` is valid for a 16-byte aligned write.
+#[inline(always)]
+unsafe fn store(first: *mut __m128i, k: usize, words: __m128i) {
+    // SAFETY: the caller's promise.
+    unsafe { first.add(k).write_volatile(words) }
 }
 
 /// Group `$k` of the schedule as an input: from registers in one lane,
