@@ -28,8 +28,8 @@ pub(super) fn compress_checked(
             })
         }
         #[cfg(target_arch = "x86_64")]
-        Engine::SimdSchedule(token, _) => {
-            token.compress_checked(state, blocks, |ihv, output, block, mask| {
+        Engine::SimdSchedule(token, avx2) => {
+            token.compress_checked(state, blocks, avx2, |ihv, output, block, mask| {
                 is_attack_block(
                     ihv,
                     output,

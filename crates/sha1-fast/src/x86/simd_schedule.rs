@@ -43,6 +43,8 @@ use core::arch::x86_64::{
 use crate::checked::dv_mask_from_planes;
 use crate::consts::K;
 use crate::rounds::{round, u32_op};
+use crate::x86::avx2_lanes::Avx2;
+use crate::x86::filter_avx2::{LANES, SlicedRows};
 use crate::x86::planes::{ReversedGroups, planes};
 
 detection_token! {
@@ -214,7 +216,7 @@ macro_rules! block {
 /// checks SSSE3 too.
 #[target_feature(enable = "ssse3")]
 pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    compress_blocks_filtered::<false>(state, blocks, |_, _, _, _| false);
+    compress_blocks_filtered::<false>(state, blocks, None, |_, _, _, _| false);
 }
 
 impl Ssse3 {
@@ -229,22 +231,27 @@ impl Ssse3 {
         self,
         state: &mut [u32; 5],
         blocks: &[[u8; 64]],
+        avx2: Option<Avx2>,
         is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
     ) -> Option<usize> {
         // SAFETY: `self` exists, so `Ssse3::detect` saw the feature that
         // `compress_blocks_filtered` enables.
-        unsafe { compress_blocks_filtered::<true>(state, blocks, is_attack) }
+        unsafe { compress_blocks_filtered::<true>(state, blocks, avx2, is_attack) }
     }
 }
 
-/// The kernel, with the collision filter after each block when `FILTER`
-/// (see [`Ssse3::compress_checked`]); without it, `is_attack` is never
-/// called and the result is `None`.
+/// The kernel, with the collision filter when `FILTER` (see
+/// [`Ssse3::compress_checked`]); without it, `is_attack` is never called
+/// and the result is `None`. Each block's planes are made after its
+/// rounds; with AVX2 the checks run on eight blocks at a time
+/// (`filter_avx2`), on the vector unit that the scalar rounds leave idle,
+/// else on the block alone in scalar code, beside the next rounds.
 #[target_feature(enable = "ssse3")]
 #[inline]
 fn compress_blocks_filtered<const FILTER: bool>(
     state: &mut [u32; 5],
     blocks: &[[u8; 64]],
+    avx2: Option<Avx2>,
     mut is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
 ) -> Option<usize> {
     let first = blocks.first()?;
@@ -263,6 +270,14 @@ fn compress_blocks_filtered<const FILTER: bool>(
     step!(load 3, x, wk, kv, bswap, first);
 
     let mut h = *state;
+    // The blocks the AVX2 checks take: whole passes, and a short last one
+    // only if it is long enough to be worth a pass.
+    let short = blocks.len() % LANES;
+    let batched = blocks.len() - if short <= SCALAR_MAX { short } else { 0 };
+    // The AVX2 checks' pending blocks: their planes and the states before
+    // them.
+    let mut rows: SlicedRows = [[0; LANES]; 11];
+    let mut ihvs = [[0; 5]; LANES];
     for (i, block) in blocks.iter().enumerate() {
         // After the last block, its words are loaded again, unused.
         let next = blocks.get(i + 1).unwrap_or(block);
@@ -278,16 +293,45 @@ fn compress_blocks_filtered<const FILTER: bool>(
         ];
         if FILTER {
             // The next block's steps overwrite only words 0–15 so far.
-            let mask = dv_mask_from_planes(&planes(&window(&wk, &kv)));
-            if mask != 0 && is_attack(&ihv, &h, block, mask) {
-                *state = ihv;
-                return Some(i);
+            let planes = planes(&window(&wk, &kv));
+            let Some(avx2) = avx2.filter(|_| i < batched) else {
+                let mask = dv_mask_from_planes(&planes);
+                if mask != 0 && is_attack(&ihv, &h, block, mask) {
+                    *state = ihv;
+                    return Some(i);
+                }
+                continue;
+            };
+            let lane = i % LANES;
+            for (row, plane) in rows.iter_mut().zip(planes) {
+                // Bit t − 33 for W[33..=64], from bit t − 32.
+                row[lane] = (plane >> 1) as u32;
+            }
+            ihvs[lane] = ihv;
+            if lane + 1 == LANES || i + 1 == batched {
+                let (count, first) = (lane + 1, i - lane);
+                let mut masks = [0; LANES];
+                let mut passing = avx2.suspects_of_rows(&rows, count, &mut masks);
+                while passing != 0 {
+                    let k = passing.trailing_zeros() as usize;
+                    passing &= passing - 1;
+                    let output = ihvs.get(k + 1).filter(|_| k + 1 < count).unwrap_or(&h);
+                    if is_attack(&ihvs[k], output, &blocks[first + k], masks[k]) {
+                        *state = ihvs[k];
+                        return Some(first + k);
+                    }
+                }
             }
         }
     }
     *state = h;
     None
 }
+
+/// Blocks at the end of a run that the scalar checks take rather than a
+/// pass of the AVX2 checks, which costs the same for one block as for
+/// eight (at 64 bytes, two blocks, the pass was the slower).
+const SCALAR_MAX: usize = 3;
 
 /// W\[32..68\] from the stored W + K, as the planes read them (W_{4k} in
 /// the top lane, as SHA-NI holds the words).
@@ -308,20 +352,31 @@ fn window(wk: &Wk, kv: &[__m128i; 4]) -> ReversedGroups {
 mod tests {
     use super::Ssse3;
     use crate::checked::kernel_tests;
+    use crate::x86::avx2_lanes::Avx2;
+
+    /// The checks' forms this CPU has: scalar per block, and AVX2 on
+    /// eight blocks at a time where there is AVX2.
+    fn check_forms() -> impl Iterator<Item = Option<Avx2>> {
+        [None].into_iter().chain(Avx2::detect().map(Some))
+    }
 
     #[test]
     fn checked_kernel_filters_as_the_portable_filter() {
         let Some(token) = Ssse3::detect() else { return };
-        kernel_tests::filters_as_the_portable_filter(|state, blocks, is_attack| {
-            token.compress_checked(state, blocks, is_attack)
-        });
+        for avx2 in check_forms() {
+            kernel_tests::filters_as_the_portable_filter(|state, blocks, is_attack| {
+                token.compress_checked(state, blocks, avx2, is_attack)
+            });
+        }
     }
 
     #[test]
     fn checked_kernel_stops_at_the_attack_block() {
         let Some(token) = Ssse3::detect() else { return };
-        kernel_tests::stops_at_the_attack_block(|state, blocks, is_attack| {
-            token.compress_checked(state, blocks, is_attack)
-        });
+        for avx2 in check_forms() {
+            kernel_tests::stops_at_the_attack_block(|state, blocks, is_attack| {
+                token.compress_checked(state, blocks, avx2, is_attack)
+            });
+        }
     }
 }
