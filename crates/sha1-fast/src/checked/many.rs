@@ -198,29 +198,23 @@ fn digest_many_shani(
             tail.fill(rest, message.len() as u64);
             *body = blocks;
         }
+        let tails = tails.each_ref().map(Padded::blocks);
+        let parts: [[&[[u8; BLOCK]]; 2]; LANES] = core::array::from_fn(|i| [bodies[i], tails[i]]);
+        // In lockstep while every message has blocks left, then each on
+        // its own.
         let mut states = [INITIAL_STATE; LANES];
         let (done, mut attacked) =
-            token.compress_checked_lanes(&mut states, bodies, filter, &is_attack);
-        for ((state, body), attacked) in states.iter_mut().zip(bodies).zip(&mut attacked) {
+            token.compress_checked_lanes(&mut states, parts, filter, &is_attack);
+        for ((state, [body, tail]), attacked) in states.iter_mut().zip(parts).zip(&mut attacked) {
+            let (body_done, tail_done) = (done.min(body.len()), done.saturating_sub(body.len()));
             *attacked = *attacked
-                || token
-                    .compress_checked(state, &body[done..], filter, &is_attack)
-                    .is_some();
-        }
-        let tails = tails.each_ref().map(Padded::blocks);
-        if tails.iter().all(|t| t.len() == tails[0].len()) {
-            let (_, tail_attacked) =
-                token.compress_checked_lanes(&mut states, tails, filter, &is_attack);
-            for (attacked, tail) in attacked.iter_mut().zip(tail_attacked) {
-                *attacked |= tail;
-            }
-        } else {
-            for ((state, tail), attacked) in states.iter_mut().zip(tails).zip(&mut attacked) {
-                *attacked = *attacked
-                    || token
-                        .compress_checked(state, tail, filter, &is_attack)
-                        .is_some();
-            }
+                || [&body[body_done..], &tail[tail_done..]]
+                    .into_iter()
+                    .any(|blocks| {
+                        token
+                            .compress_checked(state, blocks, filter, &is_attack)
+                            .is_some()
+                    });
         }
         for (((slot, message), state), attacked) in
             slots.iter_mut().zip(group).zip(states).zip(attacked)

@@ -47,7 +47,19 @@ impl Avx2 {
     pub(crate) fn suspects(self, spills: &[Spill], masks: &mut [u64]) -> u32 {
         assert!(spills.len() <= 32 && masks.len() >= spills.len());
         // SAFETY: `self` exists, so `Avx2::detect` saw AVX2.
-        unsafe { suspects(spills, masks) }
+        unsafe { suspects(spills.iter(), masks) as u32 }
+    }
+
+    /// [`Avx2::suspects`] of several runs of spills (the lanes of an
+    /// interleaved kernel, at most 64 blocks in all) as one: their blocks
+    /// in order share the passes, so short runs do not each pay one.
+    /// Bit and mask `i` are those of the run's `i`-th block overall.
+    #[inline]
+    pub(crate) fn suspects_of_runs(self, runs: &[&[Spill]], masks: &mut [u64]) -> u64 {
+        let count: usize = runs.iter().map(|run| run.len()).sum();
+        assert!(count <= 64 && masks.len() >= count);
+        // SAFETY: `self` exists, so `Avx2::detect` saw AVX2.
+        unsafe { suspects(runs.iter().flat_map(|run| run.iter()), masks) }
     }
 }
 
@@ -87,19 +99,25 @@ fn suspects_of_rows(rows: &SlicedRows, count: usize, masks: &mut [u64; LANES]) -
     passing
 }
 
-/// [`Avx2::suspects`].
+/// [`Avx2::suspects`] of the spills `spills` yields (at most 64, and as
+/// many `masks`).
 #[target_feature(enable = "avx2")]
-fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
-    let mut found = 0;
-    for (chunk_index, chunk) in spills.chunks(LANES).enumerate() {
+fn suspects<'s>(mut spills: impl Iterator<Item = &'s Spill>, masks: &mut [u64]) -> u64 {
+    let (mut found, mut start) = (0, 0);
+    loop {
         // Plane p of block k at `rows[p][k]`; W[64] of block k at `w64[k]`.
         let mut rows = [[0u32; LANES]; 11];
         let mut w64 = [0u32; LANES];
-        for (k, spill) in chunk.iter().enumerate() {
+        let mut count = 0;
+        for (k, spill) in (&mut spills).take(LANES).enumerate() {
             for (row, plane) in rows.iter_mut().zip(planes(spill.window())) {
                 row[k] = plane;
             }
             w64[k] = spill.w64();
+            count += 1;
+        }
+        if count == 0 {
+            return found;
         }
         // SAFETY: each array is 32 readable bytes.
         let load = |lanes: &[u32; LANES]| unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) };
@@ -112,14 +130,16 @@ fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
             let w64_bit = _mm256_and_si256(_mm256_slli_epi32::<SHIFT>(w64), top);
             sliced[P] = _mm256_or_si256(below, w64_bit);
         }; 0 1 2 3 4 5 6 7 8 9 10);
-        let (passing, lanes) = passing(&sliced, (1 << chunk.len()) - 1);
-        let start = chunk_index * LANES;
-        for (k, &lane) in lanes[..chunk.len()].iter().enumerate() {
-            masks[start + k] = to_mask(lane);
+        let (passing, lanes) = passing(&sliced, (1 << count) - 1);
+        for (mask, &lane) in masks[start..start + count].iter_mut().zip(&lanes) {
+            *mask = to_mask(lane);
         }
-        found |= passing << start;
+        found |= u64::from(passing) << start;
+        start += count;
+        if count < LANES {
+            return found;
+        }
     }
-    found
 }
 
 /// The lanes of `valid` whose block the filter lets through, as bits,

@@ -136,6 +136,16 @@ macro_rules! group {
 /// A run of blocks in two parts (a body and its padded tail), read as one.
 pub(super) type Parts<'b> = [&'b [[u8; 64]]; 2];
 
+/// Blocks `start..start + n` of `parts`, in two parts again.
+pub(super) fn window<'b>([first, second]: Parts<'b>, start: usize, n: usize) -> Parts<'b> {
+    let end = start + n;
+    let split = first.len();
+    [
+        &first[start.min(split)..end.min(split)],
+        &second[start.saturating_sub(split)..end.saturating_sub(split)],
+    ]
+}
+
 /// Block `i` of `parts`.
 #[inline(always)]
 fn nth_block<'b>([first, second]: Parts<'b>, i: usize) -> &'b [u8; 64] {

@@ -338,26 +338,52 @@ impl ShaNi {
     }
 
     /// [`ShaNi::compress_checked`] in `N` lanes: the first `count` blocks
-    /// of each of `blocks` (the shortest's length) into the lane's state,
-    /// the lanes' rounds interleaved. Returns `count`, and for each lane
-    /// whether it holds an attack block (its state then means nothing:
-    /// the caller hashes that message again on the single-stream path,
-    /// which stops there and mitigates).
+    /// of each lane's two parts (a body and its padded tail, read as one;
+    /// `count` is the shortest lane's length) into the lane's state, the
+    /// lanes' rounds interleaved. With the AVX2 filter the lanes' blocks
+    /// share its passes. Returns `count`, and for each lane whether it
+    /// holds an attack block (its state then means nothing: the caller
+    /// hashes that message again on the single-stream path, which stops
+    /// there and mitigates).
     pub(crate) fn compress_checked_lanes<const N: usize>(
         self,
         states: &mut [[u32; 5]; N],
-        blocks: [&[[u8; 64]]; N],
+        blocks: [Parts<'_>; N],
         filter: Filter,
         mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> (usize, [bool; N]) {
-        let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+        let count = blocks
+            .iter()
+            .map(|[a, b]| a.len() + b.len())
+            .min()
+            .unwrap_or(0);
         let mut slots = [const { [const { MaybeUninit::<Spill>::uninit() }; SLOTS] }; N];
         let mut attacked = [false; N];
         for start in (0..count).step_by(BATCH) {
             let n = (count - start).min(BATCH);
-            let batch = blocks.map(|b| &b[start..start + n]);
-            let parts = batch.map(|blocks| [blocks, &[]]);
+            let parts = blocks.map(|parts| kernel::window(parts, start, n));
             let spills = self.spill(filter, states, parts, &mut slots, n);
+            if let Filter::Avx2(avx2) = filter {
+                // The lanes' blocks share the passes: with short messages
+                // each lane has a block or two a batch.
+                let mut masks = [0; 64];
+                let mut rest = avx2.suspects_of_runs(&spills, &mut masks);
+                while rest != 0 {
+                    let at = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let (lane, i) = (at / n, at % n);
+                    if attacked[lane] {
+                        continue;
+                    }
+                    let suspect = Suspect {
+                        spill: &spills[lane][i],
+                        output: spills[lane].get(i + 1).map_or(states[lane], Spill::ihv),
+                        mask: masks[at],
+                    };
+                    attacked[lane] = is_attack(&suspect);
+                }
+                continue;
+            }
             for ((spills, state), attacked) in spills.into_iter().zip(&*states).zip(&mut attacked) {
                 *attacked =
                     *attacked || first_attack(spills, state, filter, &mut is_attack).is_some();
@@ -553,7 +579,10 @@ mod tests {
             // Four lanes: the same blocks from four offsets.
             let mut states = [INITIAL_STATE; 4];
             let starts = [0, 1, 17, 40];
-            let lanes = starts.map(|s| &blocks[s..]);
+            let lanes = starts.map(|s| {
+                let (body, tail) = blocks[s..].split_at(11);
+                [body, tail]
+            });
             let seen_lanes = suspects(blocks, |is_attack| {
                 let (done, attacked) =
                     token.compress_checked_lanes(&mut states, lanes, filter, is_attack);
