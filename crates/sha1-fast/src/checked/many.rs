@@ -58,7 +58,7 @@ pub fn digest(data: &[u8]) -> Result<Digest, Collision> {
 /// filter on all sixteen blocks of a step and the recompression only for
 /// the blocks it lets through (on 1000-byte messages about 2.4× a loop of
 /// `sha1dc::digest` on an Intel Xeon of family 6 model 207); else, on
-/// AMD CPUs with SHA-NI, four interleaved SHA-NI streams (1.02–1.26× the
+/// AMD CPUs with SHA-NI, four interleaved SHA-NI streams (1.19–1.31× the
 /// `sha1dc` loop on an AMD EPYC of family 25 model 1); else eight at once
 /// in the lanes of AVX2 vectors the same way as AVX-512's; else four
 /// interleaved SHA-NI streams, else one message after another.
