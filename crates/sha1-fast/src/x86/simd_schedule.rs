@@ -315,7 +315,7 @@ fn compress_blocks_filtered<const FILTER: bool>(
                 while passing != 0 {
                     let k = passing.trailing_zeros() as usize;
                     passing &= passing - 1;
-                    let output = ihvs.get(k + 1).filter(|_| k + 1 < count).unwrap_or(&h);
+                    let output = if k + 1 < count { &ihvs[k + 1] } else { &h };
                     if is_attack(&ihvs[k], output, &blocks[first + k], masks[k]) {
                         *state = ihvs[k];
                         return Some(first + k);

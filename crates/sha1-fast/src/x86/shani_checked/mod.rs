@@ -357,36 +357,28 @@ impl ShaNi {
             .map(|[a, b]| a.len() + b.len())
             .min()
             .unwrap_or(0);
+        const { assert!(N * BATCH <= 64, "a batch's suspects fit a u64") };
         let mut slots = [const { [const { MaybeUninit::<Spill>::uninit() }; SLOTS] }; N];
         let mut attacked = [false; N];
         for start in (0..count).step_by(BATCH) {
             let n = (count - start).min(BATCH);
             let parts = blocks.map(|parts| kernel::window(parts, start, n));
             let spills = self.spill(filter, states, parts, &mut slots, n);
-            if let Filter::Avx2(avx2) = filter {
-                // The lanes' blocks share the passes: with short messages
-                // each lane has a block or two a batch.
-                let mut masks = [0; 64];
-                let mut rest = avx2.suspects_of_runs(&spills, &mut masks);
-                while rest != 0 {
-                    let at = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    let (lane, i) = (at / n, at % n);
-                    if attacked[lane] {
-                        continue;
-                    }
-                    let suspect = Suspect {
-                        spill: &spills[lane][i],
-                        output: spills[lane].get(i + 1).map_or(states[lane], Spill::ihv),
-                        mask: masks[at],
-                    };
-                    attacked[lane] = is_attack(&suspect);
+            let mut masks = [0; 64];
+            let mut rest = suspects_of_lanes(&spills, filter, &mut masks);
+            while rest != 0 {
+                let at = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let (lane, i) = (at / n, at % n);
+                if attacked[lane] {
+                    continue;
                 }
-                continue;
-            }
-            for ((spills, state), attacked) in spills.into_iter().zip(&*states).zip(&mut attacked) {
-                *attacked =
-                    *attacked || first_attack(spills, state, filter, &mut is_attack).is_some();
+                let suspect = Suspect {
+                    spill: &spills[lane][i],
+                    output: spills[lane].get(i + 1).map_or(states[lane], Spill::ihv),
+                    mask: masks[at],
+                };
+                attacked[lane] = is_attack(&suspect);
             }
         }
         (count, attacked)
@@ -460,6 +452,24 @@ fn suspects(spills: &[Spill], filter: Filter, masks: &mut Masks) -> u32 {
     }
     if !rest.is_empty() {
         found |= filter.suspects(rest, rest_masks) << split;
+    }
+    found
+}
+
+/// [`suspects`] of several lanes' spills at once, as bits and masks in the
+/// order of the lanes, then of their blocks: with AVX2 the lanes' blocks
+/// share the passes, so lanes with a block or two in a batch do not each
+/// pay one.
+fn suspects_of_lanes(lanes: &[&[Spill]], filter: Filter, masks: &mut [u64]) -> u64 {
+    if let Filter::Avx2(avx2) = filter {
+        return avx2.suspects_of_runs(lanes, masks);
+    }
+    let (mut found, mut start) = (0, 0);
+    for spills in lanes {
+        let mut lane_masks = [0; SLOTS];
+        found |= u64::from(suspects(spills, filter, &mut lane_masks)) << start;
+        masks[start..start + spills.len()].copy_from_slice(&lane_masks[..spills.len()]);
+        start += spills.len();
     }
     found
 }
