@@ -54,6 +54,9 @@ mod recompress;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod sliced;
 mod ubc;
+// The filter's relations packed over words, for the AVX2 per-block form.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod word_vectors;
 
 // What the x86-64 forms of the filter (`crate::x86`) build on.
 #[cfg(target_arch = "x86_64")]

@@ -44,7 +44,15 @@ pub(crate) const ALL: u32 = {
     all
 };
 
-const _: () = assert!(to_mask(ALL) == ALL_DVS, "the sliced bits map back");
+/// The sliced mask of a 64-bit mask ([`super::dv::Dv::mask_bit`]s).
+pub(crate) const fn from_mask(mask: u64) -> u32 {
+    (mask & 0x1FFF_FFFF) as u32 | ((mask >> 31) as u32) << 29
+}
+
+const _: () = assert!(
+    to_mask(ALL) == ALL_DVS && from_mask(ALL_DVS) == ALL,
+    "the sliced bits map back"
+);
 
 /// A shape in the sliced form: the planes of bits i and j, the distance,
 /// and all ones where the relation's value is 1.

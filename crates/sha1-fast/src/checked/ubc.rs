@@ -43,10 +43,10 @@ pub(crate) type Window = [u32; WINDOW_LEN];
 #[derive(Clone, Copy)]
 pub(super) struct Condition {
     pub(super) a: u8,
-    i: u8,
-    b: u8,
-    j: u8,
-    value: u8,
+    pub(super) i: u8,
+    pub(super) b: u8,
+    pub(super) j: u8,
+    pub(super) value: u8,
     pub(super) dvs: u64,
 }
 

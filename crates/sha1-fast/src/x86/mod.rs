@@ -28,6 +28,8 @@ pub(crate) mod filter_avx512;
 #[allow(unsafe_code)]
 pub(crate) mod filter_sliced;
 #[allow(unsafe_code)]
+pub(crate) mod filter_words;
+#[allow(unsafe_code)]
 pub(crate) mod lanes_checked;
 #[allow(unsafe_code)] // only the tests' helper
 pub(crate) mod planes;

@@ -1,31 +1,38 @@
 //! The kernel that [`super`] runs: SHA-1 rounds on SHA-NI that store, as
 //! they go, what the filter and the recompression read (a [`Spill`] per
-//! block), in one lane or several interleaved.
+//! block), in one lane or several interleaved; in one lane, also the
+//! filter's window backwards ([`Mirror`]) for a per-block filter.
 
 use super::{SLOTS, Schedule, Slots, Spill};
+use crate::x86::filter_words::{MIRROR_GROUPS, Mirror};
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_loadu_si128, _mm_or_si128, _mm_set_epi64x,
     _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
     _mm_shuffle_epi8, _mm_slli_epi32, _mm_srli_epi32, _mm_xor_si128,
 };
+use core::mem::MaybeUninit;
 
 /// A block's spill slot, which the kernel fills as it goes: each group of
 /// the schedule is stored when it is made. In several lanes the kernel
 /// also reads the older groups back from there: sixteen registers cannot
 /// hold four lanes' schedules, and LLVM would otherwise keep a second
-/// copy of them on the stack.
+/// copy of them on the stack. With `MIRROR`, the window's groups go to
+/// the mirror too.
 #[derive(Clone, Copy)]
-struct SlotWriter(*mut Spill);
+struct SlotWriter<const MIRROR: bool> {
+    spill: *mut Spill,
+    mirror: *mut Mirror,
+}
 
-impl SlotWriter {
+impl<const MIRROR: bool> SlotWriter<MIRROR> {
     /// Group `k` of the schedule, from the slot.
     #[inline(always)]
     fn group(self, k: usize) -> __m128i {
-        // SAFETY: `self.0` points at a slot of the kernel's `spills`, and
-        // group `k` (< 20) was stored before it is read. Volatile, so that
-        // LLVM reloads it rather than keeping a copy elsewhere.
+        // SAFETY: `self.spill` points at a slot of the kernel's `spills`,
+        // and group `k` (< 20) was stored before it is read. Volatile, so
+        // that LLVM reloads it rather than keeping a copy elsewhere.
         unsafe {
-            (&raw const (*self.0).w)
+            (&raw const (*self.spill).w)
                 .cast::<__m128i>()
                 .add(k)
                 .read_volatile()
@@ -36,14 +43,19 @@ impl SlotWriter {
     #[inline(always)]
     fn set_group(self, k: usize, words: __m128i) {
         // SAFETY: as in `group`: group `k` of the slot's schedule.
-        unsafe { store((&raw mut (*self.0).w).cast(), k, words) }
+        unsafe { store((&raw mut (*self.spill).w).cast(), k, words) }
+        if MIRROR && MIRROR_GROUPS.contains(&k) {
+            // SAFETY: with `MIRROR`, `self.mirror` points at the kernel's
+            // mirror, and the index is below its length.
+            unsafe { store(self.mirror.cast(), MIRROR_GROUPS.end - 1 - k, words) }
+        }
     }
 
     /// Stores ABCD before group 14 + `k` (`k` < 3).
     #[inline(always)]
     fn set_mid(self, k: usize, abcd: __m128i) {
         // SAFETY: as in `group`: vector `k` of the slot's three.
-        unsafe { store((&raw mut (*self.0).mid).cast(), k, abcd) }
+        unsafe { store((&raw mut (*self.spill).mid).cast(), k, abcd) }
     }
 
     /// Stores the state before the block.
@@ -51,7 +63,7 @@ impl SlotWriter {
     fn set_before(self, abcd: __m128i, e: __m128i) {
         // SAFETY: as in `group`: the slot's two vectors.
         unsafe {
-            let before = (&raw mut (*self.0).before).cast();
+            let before = (&raw mut (*self.spill).before).cast();
             store(before, 0, abcd);
             store(before, 1, e);
         }
@@ -157,24 +169,36 @@ fn nth_block<'b>([first, second]: Parts<'b>, i: usize) -> &'b [u8; 64] {
 
 /// A kernel: in each of `N` lanes, the first `count` of `blocks[lane]`
 /// into `states[lane]`, each block's [`Spill`] into the slot of
-/// `spills[lane]` at its index. Emitted once per feature set, so each is
-/// compiled with its own.
+/// `spills[lane]` at its index. With `MIRROR` (one lane), after each
+/// block `after_block` gets the block's index and its window backwards.
+/// Emitted once per feature set, so each is compiled with its own.
 macro_rules! spilling_rounds {
     ($(#[$doc:meta])* $name:ident, $features:literal) => {
         $(#[$doc])*
         #[target_feature(enable = $features)]
-        pub(super) fn $name<const N: usize>(
+        pub(super) fn $name<const N: usize, const MIRROR: bool>(
             abcd_e: &mut [[__m128i; 2]; N],
             blocks: [Parts<'_>; N],
             spills: &mut [Slots; N],
             count: usize,
+            mut after_block: impl FnMut(usize, &Mirror),
         ) {
+            const { assert!(N == 1 || !MIRROR, "one lane has a mirror") };
+            let mut mirror = MaybeUninit::<Mirror>::uninit();
             let big_endian_words = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F);
             let (mut abcd, mut e) = (abcd_e.map(|[abcd, _]| abcd), abcd_e.map(|[_, e]| e));
             let count = count.min(SLOTS);
             for i in 0..count {
                 let (abcd_in, e_in) = (abcd, e);
-                let slots: [SlotWriter; N] = core::array::from_fn(|lane| SlotWriter(spills[lane][i].as_mut_ptr()));
+                // A loop, not `array::from_fn`: LLVM left that call out of
+                // line.
+                let mut slots = [SlotWriter::<MIRROR> {
+                    spill: core::ptr::null_mut(),
+                    mirror: mirror.as_mut_ptr(),
+                }; N];
+                for (slot, spills) in slots.iter_mut().zip(spills.iter_mut()) {
+                    slot.spill = spills[i].as_mut_ptr();
+                }
                 let mut w: [Schedule; N] = [[_mm_set_epi64x(0, 0); 20]; N];
                 for lane in 0..N {
                     let block = nth_block(blocks[lane], i);
@@ -215,6 +239,11 @@ macro_rules! spilling_rounds {
                     // E after 80 rounds is rotl30 of A before the last four.
                     e[lane] = _mm_sha1nexte_epu32(prev[lane], e_in[lane]);
                     abcd[lane] = _mm_add_epi32(abcd[lane], abcd_in[lane]);
+                }
+                if MIRROR {
+                    // SAFETY: with `MIRROR`, the block stored every group
+                    // of the mirror.
+                    after_block(i, unsafe { mirror.assume_init_ref() });
                 }
             }
             for lane in 0..N {

@@ -6,7 +6,10 @@
 //! ABCD before groups 14, 15 and 16 (the states before steps 60 and 64,
 //! where the recompression starts). A batch of blocks runs through the
 //! kernel, then one call filters the batch's windows ([`Filter`]), and
-//! only a block the filter lets through is recompressed.
+//! only a block the filter lets through is recompressed. With AVX2 and
+//! one lane, the kernel instead hands each block's window to the
+//! per-block filter as it finishes the block, where the filter overlaps
+//! the next block's rounds (`docs/sha1-checked.md` has the figures).
 //!
 //! In one lane the schedule differs from the plain kernel's: words 32–79
 //! come from the equivalent recurrence W\[t\] = rotl2(W\[t−6\] ⊕ W\[t−16\]
@@ -35,6 +38,7 @@ use crate::checked::{Midstates, dv_mask_from_planes};
 use crate::x86::avx2_lanes::Avx2;
 use crate::x86::filter_avx512::Avx512Filter;
 use crate::x86::filter_sliced::LANES as SLICED_LANES;
+use crate::x86::filter_words::Mirror;
 use crate::x86::planes::{self, ReversedGroups};
 use crate::x86::shani::ShaNi;
 use core::arch::x86_64::__m128i;
@@ -53,7 +57,9 @@ pub(crate) enum Filter {
     /// Bit-sliced, sixteen blocks a pass, or two for a short batch
     /// ([`crate::x86::filter_sliced`]); the kernel then uses AVX-512VL.
     Avx512(Avx512Filter),
-    /// Bit-sliced, eight blocks a pass ([`crate::x86::filter_avx2`]).
+    /// Each block as the kernel finishes it, on its own words
+    /// ([`crate::x86::filter_words`]); bit-sliced passes of eight blocks
+    /// for several lanes or a batch ([`crate::x86::filter_avx2`]).
     Avx2(Avx2),
     /// The SSSE3 planes and the scalar checks, block by block.
     Ssse3,
@@ -297,8 +303,10 @@ impl ShaNi {
         let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
         let mut states = [*state];
         for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
-            let [spills] = self.spill(filter, &mut states, [[batch, &[]]], &mut slots, batch.len());
-            if let Some(i) = first_attack(spills, &states[0], filter, &mut is_attack) {
+            let mut masks = [0; SLOTS];
+            let (spills, found) =
+                self.spill_and_filter(filter, &mut states, [batch, &[]], &mut slots, &mut masks);
+            if let Some(i) = first_attack(spills, found, &masks, &states[0], &mut is_attack) {
                 *state = spills[i].ihv();
                 return Some(batch_index * BATCH + i);
             }
@@ -327,9 +335,10 @@ impl ShaNi {
         }
         let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
         let mut states = [*state];
-        let count = first.len() + second.len();
-        let [spills] = self.spill(filter, &mut states, [[first, second]], &mut slots, count);
-        if let Some(i) = first_attack(spills, &states[0], filter, &mut is_attack) {
+        let mut masks = [0; SLOTS];
+        let (spills, found) =
+            self.spill_and_filter(filter, &mut states, [first, second], &mut slots, &mut masks);
+        if let Some(i) = first_attack(spills, found, &masks, &states[0], &mut is_attack) {
             *state = spills[i].ihv();
             return Some(i);
         }
@@ -363,7 +372,7 @@ impl ShaNi {
         for start in (0..count).step_by(BATCH) {
             let n = (count - start).min(BATCH);
             let parts = blocks.map(|parts| kernel::window(parts, start, n));
-            let spills = self.spill(filter, states, parts, &mut slots, n);
+            let spills = self.spill::<N, false>(filter, states, parts, &mut slots, n, |_, _| {});
             let mut masks = [0; 64];
             let mut rest = suspects_of_lanes(&spills, filter, &mut masks);
             while rest != 0 {
@@ -384,16 +393,47 @@ impl ShaNi {
         (count, attacked)
     }
 
-    /// Runs the kernel for `filter` on `count` blocks per lane and
-    /// returns each lane's spills.
+    /// Runs the kernel for `filter` on the blocks of `parts` (at most
+    /// [`SLOTS`]) in one lane, and filters them: with AVX2 each block as
+    /// the kernel finishes it ([`crate::x86::filter_words`]), otherwise
+    /// the batch after the kernel. Returns the spills and which of them
+    /// the filter lets through, as bits, with their masks in `masks`.
     #[inline(always)]
-    fn spill<'s, const N: usize>(
+    fn spill_and_filter<'s>(
+        self,
+        filter: Filter,
+        states: &mut [[u32; 5]; 1],
+        parts: Parts<'_>,
+        slots: &'s mut [Slots; 1],
+        masks: &mut Masks,
+    ) -> (&'s [Spill], u32) {
+        let count = parts[0].len() + parts[1].len();
+        if let Filter::Avx2(avx2) = filter {
+            let mut found = 0;
+            let [spills] =
+                self.spill::<1, true>(filter, states, [parts], slots, count, |i, mirror| {
+                    masks[i] = avx2.dv_mask_of_block(mirror);
+                    found |= u32::from(masks[i] != 0) << i;
+                });
+            return (spills, found);
+        }
+        let [spills] = self.spill::<1, false>(filter, states, [parts], slots, count, |_, _| {});
+        (spills, suspects(spills, filter, masks))
+    }
+
+    /// Runs the kernel for `filter` on `count` blocks per lane and
+    /// returns each lane's spills. With `MIRROR` (one lane, the SSE
+    /// kernel), `after_block` gets each block's index and window
+    /// backwards as the kernel finishes it.
+    #[inline(always)]
+    fn spill<'s, const N: usize, const MIRROR: bool>(
         self,
         filter: Filter,
         states: &mut [[u32; 5]; N],
         blocks: [Parts<'_>; N],
         slots: &'s mut [Slots; N],
         count: usize,
+        after_block: impl FnMut(usize, &Mirror),
     ) -> [&'s [Spill]; N] {
         assert!(count <= SLOTS && blocks.iter().all(|[a, b]| a.len() + b.len() >= count));
         // The states go in and out of registers here, in SSE code: in the
@@ -409,12 +449,12 @@ impl ShaNi {
             // SAFETY: `self` and the filter token exist, so their
             // detections saw every feature this kernel enables.
             Filter::Avx512(_) => unsafe {
-                spilling_rounds_avx512(&mut abcd_e, blocks, slots, count)
+                spilling_rounds_avx512::<N, MIRROR>(&mut abcd_e, blocks, slots, count, after_block)
             },
             // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
             // this kernel enables.
             Filter::Avx2(_) | Filter::Ssse3 => unsafe {
-                spilling_rounds_sse(&mut abcd_e, blocks, slots, count)
+                spilling_rounds_sse::<N, MIRROR>(&mut abcd_e, blocks, slots, count, after_block)
             },
         }
         for (state, [abcd, e]) in states.iter_mut().zip(abcd_e) {
@@ -475,16 +515,17 @@ fn suspects_of_lanes(lanes: &[&[Spill]], filter: Filter, masks: &mut [u64]) -> u
 }
 
 /// The first attack block among a batch's `spills`, whose last block
-/// left `state`: each block the filter lets through goes to `is_attack`.
+/// left `state`: each block the filter let through (the bits of `found`,
+/// with their masks in `masks`) goes to `is_attack`.
 #[inline(always)]
 fn first_attack(
     spills: &[Spill],
+    found: u32,
+    masks: &Masks,
     state: &[u32; 5],
-    filter: Filter,
     mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
 ) -> Option<usize> {
-    let mut masks = [0; SLOTS];
-    let mut rest = suspects(spills, filter, &mut masks);
+    let mut rest = found;
     while rest != 0 {
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
