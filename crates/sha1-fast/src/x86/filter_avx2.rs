@@ -1,6 +1,7 @@
 //! The collision filter ([`crate::checked`]) bit-sliced on AVX2: eight
-//! blocks a pass, one per 32-bit lane, for the SHA-NI kernel's batches on
-//! CPUs without AVX-512.
+//! blocks a pass, one per 32-bit lane, for the batches of the SHA-NI
+//! kernel's four lanes on CPUs without AVX-512 (one lane filters each
+//! block as it goes, [`super::filter_words`]).
 //!
 //! - **Planes**: per block, four loads and four in-lane byte shuffles
 //!   gather the low and the top bytes of W\[32..64\], two unpacks and a
@@ -61,42 +62,6 @@ impl Avx2 {
         // SAFETY: `self` exists, so `Avx2::detect` saw AVX2.
         unsafe { suspects(runs.iter().flat_map(|run| run.iter()), masks) }
     }
-}
-
-/// The sliced planes of up to eight blocks (plane p of block k at
-/// `[p][k]`: bit t − 33 is bit `PLANE_BITS[p]` of W\[t\]), for kernels
-/// that make them as they go.
-pub(crate) type SlicedRows = [[u32; LANES]; 11];
-
-impl Avx2 {
-    /// Which of the first `count` blocks of `rows` the filter lets
-    /// through, as bits, with each one's mask in `masks`.
-    #[inline]
-    pub(crate) fn suspects_of_rows(
-        self,
-        rows: &SlicedRows,
-        count: usize,
-        masks: &mut [u64; LANES],
-    ) -> u32 {
-        // SAFETY: `self` exists, so `Avx2::detect` saw AVX2.
-        unsafe { suspects_of_rows(rows, count, masks) }
-    }
-}
-
-/// [`Avx2::suspects_of_rows`].
-#[target_feature(enable = "avx2")]
-fn suspects_of_rows(rows: &SlicedRows, count: usize, masks: &mut [u64; LANES]) -> u32 {
-    let mut sliced = [_mm256_setzero_si256(); 11];
-    for (plane, row) in sliced.iter_mut().zip(rows) {
-        // SAFETY: a row is 32 readable bytes; the load is unaligned.
-        *plane = unsafe { _mm256_loadu_si256(row.as_ptr().cast()) };
-    }
-    let count = count.min(LANES);
-    let (passing, lanes) = passing(&sliced, (1 << count) - 1);
-    for (mask, &lane) in masks.iter_mut().zip(&lanes[..count]) {
-        *mask = to_mask(lane);
-    }
-    passing
 }
 
 /// [`Avx2::suspects`] of the spills `spills` yields (at most 64, and as

@@ -44,8 +44,9 @@ use crate::checked::dv_mask_from_planes;
 use crate::consts::K;
 use crate::rounds::{round, u32_op};
 use crate::x86::avx2_lanes::Avx2;
-use crate::x86::filter_avx2::{LANES, SlicedRows};
+use crate::x86::filter_words::{MIRROR_GROUPS, Mirror};
 use crate::x86::planes::{ReversedGroups, planes};
+use core::mem::MaybeUninit;
 
 detection_token! {
     /// Proof that the CPU has SSSE3 (and SSE3, which it implies).
@@ -148,9 +149,10 @@ macro_rules! step {
         schedule!(r1 $s, $x);
         step!(store $s, $x, $wk, $kv);
     }};
-    (r2 $s:literal, $x:ident, $wk:ident, $kv:ident) => {{
+    (r2 $s:literal, $x:ident, $wk:ident, $kv:ident, $mirror:ident) => {{
         schedule!(r2 $s, $x);
         step!(store $s, $x, $wk, $kv);
+        $mirror.keep($s, $x[$s % 8]);
     }};
     (store $s:literal, $x:ident, $wk:ident, $kv:ident) => {{
         let v = _mm_add_epi32($x[$s % 8], $kv[$s / 5]);
@@ -167,7 +169,7 @@ macro_rules! step {
 /// The 80 rounds of one block, steps 4–19 of its schedule twelve rounds
 /// ahead of their use, and steps 0–3 of `$next` in rounds 64–79.
 macro_rules! block {
-    ($wk:ident, $x:ident, $kv:ident, $bswap:ident, $next:ident, [$a:ident $b:ident $c:ident $d:ident $e:ident]) => {
+    ($wk:ident, $x:ident, $kv:ident, $bswap:ident, $next:ident, $mirror:ident, [$a:ident $b:ident $c:ident $d:ident $e:ident]) => {
         rounds!($wk, [$a $b $c $d $e]; 0 1 2 3);
         step!(r1 4, $x, $wk, $kv);
         rounds!($wk, [$a $b $c $d $e]; 4 5 6 7);
@@ -177,29 +179,29 @@ macro_rules! block {
         rounds!($wk, [$a $b $c $d $e]; 12 13 14 15);
         step!(r1 7, $x, $wk, $kv);
         rounds!($wk, [$a $b $c $d $e]; 16 17 18 19);
-        step!(r2 8, $x, $wk, $kv);
+        step!(r2 8, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 20 21 22 23);
-        step!(r2 9, $x, $wk, $kv);
+        step!(r2 9, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 24 25 26 27);
-        step!(r2 10, $x, $wk, $kv);
+        step!(r2 10, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 28 29 30 31);
-        step!(r2 11, $x, $wk, $kv);
+        step!(r2 11, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 32 33 34 35);
-        step!(r2 12, $x, $wk, $kv);
+        step!(r2 12, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 36 37 38 39);
-        step!(r2 13, $x, $wk, $kv);
+        step!(r2 13, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 40 41 42 43);
-        step!(r2 14, $x, $wk, $kv);
+        step!(r2 14, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 44 45 46 47);
-        step!(r2 15, $x, $wk, $kv);
+        step!(r2 15, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 48 49 50 51);
-        step!(r2 16, $x, $wk, $kv);
+        step!(r2 16, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 52 53 54 55);
-        step!(r2 17, $x, $wk, $kv);
+        step!(r2 17, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 56 57 58 59);
-        step!(r2 18, $x, $wk, $kv);
+        step!(r2 18, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 60 61 62 63);
-        step!(r2 19, $x, $wk, $kv);
+        step!(r2 19, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 64 65 66 67);
         step!(load 0, $x, $wk, $kv, $bswap, $next);
         rounds!($wk, [$a $b $c $d $e]; 68 69 70 71);
@@ -225,7 +227,8 @@ impl Ssse3 {
     /// through to `is_attack` (chaining value in, output, block, filter
     /// mask), and stops before the first attack block, returning its index
     /// with `state` the chaining value before it. The filter reads the
-    /// words the kernel's own schedule stored, on the SSSE3 planes.
+    /// words the kernel's own schedule stored: with `avx2`, the per-block
+    /// AVX2 form, else the SSSE3 planes.
     #[inline]
     pub(crate) fn compress_checked(
         self,
@@ -242,10 +245,10 @@ impl Ssse3 {
 
 /// The kernel, with the collision filter when `FILTER` (see
 /// [`Ssse3::compress_checked`]); without it, `is_attack` is never called
-/// and the result is `None`. Each block's planes are made after its
-/// rounds; with AVX2 the checks run on eight blocks at a time
-/// (`filter_avx2`), on the vector unit that the scalar rounds leave idle,
-/// else on the block alone in scalar code, beside the next rounds.
+/// and the result is `None`. After each block's rounds: with AVX2 the
+/// per-block filter (`filter_words`) on the steps the kernel kept in its
+/// mirror, on the vector unit that the scalar rounds leave idle; else
+/// the SSSE3 planes and the scalar checks, beside the next rounds.
 #[target_feature(enable = "ssse3")]
 #[inline]
 fn compress_blocks_filtered<const FILTER: bool>(
@@ -270,19 +273,13 @@ fn compress_blocks_filtered<const FILTER: bool>(
     step!(load 3, x, wk, kv, bswap, first);
 
     let mut h = *state;
-    // The blocks the AVX2 checks take: whole passes, and a short last one
-    // only if it is long enough to be worth a pass.
-    let short = blocks.len() % LANES;
-    let batched = blocks.len() - if short <= SCALAR_MAX { short } else { 0 };
-    // The AVX2 checks' pending blocks: their planes and the states before
-    // them.
-    let mut rows: SlicedRows = [[0; LANES]; 11];
-    let mut ihvs = [[0; 5]; LANES];
+    let mut words = MaybeUninit::<Mirror>::uninit();
+    let mirror = MirrorWriter::<FILTER>(words.as_mut_ptr());
     for (i, block) in blocks.iter().enumerate() {
         // After the last block, its words are loaded again, unused.
         let next = blocks.get(i + 1).unwrap_or(block);
         let [mut a, mut b, mut c, mut d, mut e] = h;
-        block!(wk, x, kv, bswap, next, [a b c d e]);
+        block!(wk, x, kv, bswap, next, mirror, [a b c d e]);
         let ihv = h;
         h = [
             h[0].wrapping_add(a),
@@ -292,35 +289,16 @@ fn compress_blocks_filtered<const FILTER: bool>(
             h[4].wrapping_add(e),
         ];
         if FILTER {
-            // The next block's steps overwrite only words 0–15 so far.
-            let planes = planes(&window(&wk, &kv));
-            let Some(avx2) = avx2.filter(|_| i < batched) else {
-                let mask = dv_mask_from_planes(&planes);
-                if mask != 0 && is_attack(&ihv, &h, block, mask) {
-                    *state = ihv;
-                    return Some(i);
-                }
-                continue;
+            let mask = match avx2 {
+                // SAFETY: with `FILTER`, the block's steps 8–17 stored
+                // every group of the mirror.
+                Some(avx2) => avx2.dv_mask_of_block(unsafe { words.assume_init_ref() }),
+                // The next block's steps overwrite only words 0–15 so far.
+                None => dv_mask_from_planes(&planes(&window(&wk, &kv))),
             };
-            let lane = i % LANES;
-            for (row, plane) in rows.iter_mut().zip(planes) {
-                // Bit t − 33 for W[33..=64], from bit t − 32.
-                row[lane] = (plane >> 1) as u32;
-            }
-            ihvs[lane] = ihv;
-            if lane + 1 == LANES || i + 1 == batched {
-                let (count, first) = (lane + 1, i - lane);
-                let mut masks = [0; LANES];
-                let mut passing = avx2.suspects_of_rows(&rows, count, &mut masks);
-                while passing != 0 {
-                    let k = passing.trailing_zeros() as usize;
-                    passing &= passing - 1;
-                    let output = if k + 1 < count { &ihvs[k + 1] } else { &h };
-                    if is_attack(&ihvs[k], output, &blocks[first + k], masks[k]) {
-                        *state = ihvs[k];
-                        return Some(first + k);
-                    }
-                }
+            if mask != 0 && is_attack(&ihv, &h, block, mask) {
+                *state = ihv;
+                return Some(i);
             }
         }
     }
@@ -328,10 +306,25 @@ fn compress_blocks_filtered<const FILTER: bool>(
     None
 }
 
-/// Blocks at the end of a run that the scalar checks take rather than a
-/// pass of the AVX2 checks, which costs the same for one block as for
-/// eight (at 64 bytes, two blocks, the pass was the slower).
-const SCALAR_MAX: usize = 3;
+/// Where the kernel keeps steps 8–17 of the schedule for the per-block
+/// AVX2 filter, when `ON`.
+#[derive(Clone, Copy)]
+struct MirrorWriter<const ON: bool>(*mut Mirror);
+
+impl<const ON: bool> MirrorWriter<ON> {
+    /// Keeps step `s`, W\[4s..4s + 4\] in order, if the mirror holds it.
+    #[inline(always)]
+    fn keep(self, s: usize, words: __m128i) {
+        if ON && MIRROR_GROUPS.contains(&s) {
+            // SAFETY: `self.0` points at the kernel's mirror, and the
+            // index is below its length. Volatile, as the W + K stores.
+            unsafe {
+                let slot = self.0.cast::<__m128i>().add(MIRROR_GROUPS.end - 1 - s);
+                slot.write_volatile(_mm_shuffle_epi32::<0x1B>(words));
+            }
+        }
+    }
+}
 
 /// W\[32..68\] from the stored W + K, as the planes read them (W_{4k} in
 /// the top lane, as SHA-NI holds the words).
@@ -354,8 +347,8 @@ mod tests {
     use crate::checked::kernel_tests;
     use crate::x86::avx2_lanes::Avx2;
 
-    /// The checks' forms this CPU has: scalar per block, and AVX2 on
-    /// eight blocks at a time where there is AVX2.
+    /// The filter's forms this CPU has: the SSSE3 planes and the scalar
+    /// checks, and the per-block AVX2 form where there is AVX2.
     fn check_forms() -> impl Iterator<Item = Option<Avx2>> {
         [None].into_iter().chain(Avx2::detect().map(Some))
     }
