@@ -370,44 +370,67 @@ const CHECKS: ([Check; 512], usize) = {
 
 const CHECK_COUNT: usize = CHECKS.1;
 
-/// [`CHECKS`] in the order that rules out the most vectors soonest: each
-/// next check is the one that most lowers Σ_d 2^−k_d, the number of
+/// The order in which `N` groups of relations rule out the most vectors
+/// soonest, where group g tests `counts[g][d]` relations of vector d:
+/// each next group is the one that most lowers Σ_d 2^−k_d, the number of
 /// vectors a random block is expected to leave standing, where k_d counts
-/// the checks so far that test vector d (each one more relation, which a
-/// random block meets half the time). After the first [`PREFIX`]
-/// about one block in ten has a vector left (after all of them, one in
-/// twenty).
-const ORDERED: [Check; CHECK_COUNT] = {
-    let mut ordered = [CHECKS.0[0]; CHECK_COUNT];
-    let mut used = [false; CHECK_COUNT];
-    // Checks chosen per vector bit.
+/// the relations of vector d so far (a random block meets each one half
+/// the time).
+pub(super) const fn greedy_order<const N: usize>(counts: &[[u32; 64]; N]) -> [usize; N] {
+    /// 2^−k in units of 2^−40.
+    const fn weight(k: u32) -> u64 {
+        if k >= 40 { 0 } else { 1 << (40 - k) }
+    }
+    let mut order = [0; N];
+    let mut used = [false; N];
     let mut tested = [0u32; 64];
     let mut n = 0;
-    while n < CHECK_COUNT {
-        let (mut best, mut best_gain) = (CHECK_COUNT, 0u64);
-        let mut c = 0;
-        while c < CHECK_COUNT {
-            // What the check takes off the sum, in units of 2^−40.
+    while n < N {
+        let (mut best, mut best_gain) = (N, 0u64);
+        let mut g = 0;
+        while g < N {
             let mut gain = 0u64;
-            let mut bit = 0;
-            while bit < 64 {
-                if CHECKS.0[c].dvs >> bit & 1 == 1 {
-                    gain += 1 << (39 - tested[bit]);
-                }
-                bit += 1;
+            let mut d = 0;
+            while d < 64 {
+                gain += weight(tested[d]) - weight(tested[d] + counts[g][d]);
+                d += 1;
             }
-            if !used[c] && (best == CHECK_COUNT || gain > best_gain) {
-                (best, best_gain) = (c, gain);
+            if !used[g] && (best == N || gain > best_gain) {
+                (best, best_gain) = (g, gain);
             }
-            c += 1;
+            g += 1;
         }
         used[best] = true;
-        ordered[n] = CHECKS.0[best];
+        order[n] = best;
+        let mut d = 0;
+        while d < 64 {
+            tested[d] += counts[best][d];
+            d += 1;
+        }
+        n += 1;
+    }
+    order
+}
+
+/// [`CHECKS`] in [`greedy_order`], each one relation of each of its
+/// vectors. After the first [`PREFIX`] about one block in ten has a vector
+/// left (after all of them, one in twenty).
+const ORDERED: [Check; CHECK_COUNT] = {
+    let mut counts = [[0u32; 64]; CHECK_COUNT];
+    let mut c = 0;
+    while c < CHECK_COUNT {
         let mut bit = 0;
         while bit < 64 {
-            tested[bit] += (CHECKS.0[best].dvs >> bit & 1) as u32;
+            counts[c][bit] = (CHECKS.0[c].dvs >> bit & 1) as u32;
             bit += 1;
         }
+        c += 1;
+    }
+    let order = greedy_order(&counts);
+    let mut ordered = [CHECKS.0[0]; CHECK_COUNT];
+    let mut n = 0;
+    while n < CHECK_COUNT {
+        ordered[n] = CHECKS.0[order[n]];
         n += 1;
     }
     ordered

@@ -16,7 +16,7 @@
 //! oracle for the SIMD form ([`crate::x86`]'s `filter_words`).
 
 use super::sliced::from_mask;
-use super::ubc::CONDITIONS;
+use super::ubc::{CONDITIONS, greedy_order};
 
 /// Relations (words) per vector.
 pub(crate) const LANES: usize = 8;
@@ -100,65 +100,32 @@ const PACKED: ([WordVector; CONDITIONS.len()], usize) = {
 /// How many vectors there are.
 pub(crate) const VECTOR_COUNT: usize = PACKED.1;
 
-/// 2^−k in units of 2^−40.
-const fn weight(k: u32) -> u64 {
-    if k >= 40 { 0 } else { 1 << (40 - k) }
-}
-
-/// The word vectors, in the order that rules out the most disturbance
-/// vectors soonest (as `super::ubc` orders its checks): each next one is
-/// the one that most lowers Σ_d 2^−k_d, where k_d counts the relations of
-/// disturbance vector d tested so far (a random block meets each one half
-/// the time). After the first [`PREFIX`], about one random block in ten
+/// The word vectors in [`super::ubc::greedy_order`] (as the portable
+/// checks run): after the first [`PREFIX`], about one random block in ten
 /// has a disturbance vector left; after all of them, one in twenty.
 pub(crate) const VECTORS: [WordVector; VECTOR_COUNT] = {
-    let mut ordered = [EMPTY; VECTOR_COUNT];
-    let mut used = [false; VECTOR_COUNT];
-    let mut tested = [0u32; 32];
-    let mut n = 0;
-    while n < VECTOR_COUNT {
-        let (mut best, mut best_gain) = (VECTOR_COUNT, 0u64);
-        let mut v = 0;
-        while v < VECTOR_COUNT {
-            // What the vector takes off the sum, in units of 2^−40.
-            let mut gain = 0u64;
-            let mut added = [0u32; 32];
-            let mut lane = 0;
-            while lane < LANES {
-                let mut d = 0;
-                while d < 32 {
-                    if PACKED.0[v].dvs[lane] >> d & 1 == 1 {
-                        added[d] += PACKED.0[v].bits[lane].count_ones();
-                    }
-                    d += 1;
-                }
-                lane += 1;
-            }
-            let mut d = 0;
-            while d < 32 {
-                if added[d] > 0 {
-                    gain += weight(tested[d]) - weight(tested[d] + added[d]);
-                }
-                d += 1;
-            }
-            if !used[v] && (best == VECTOR_COUNT || gain > best_gain) {
-                (best, best_gain) = (v, gain);
-            }
-            v += 1;
-        }
-        used[best] = true;
-        ordered[n] = PACKED.0[best];
+    // Relations of each disturbance vector (by sliced bit) per word vector.
+    let mut counts = [[0u32; 64]; VECTOR_COUNT];
+    let mut v = 0;
+    while v < VECTOR_COUNT {
         let mut lane = 0;
         while lane < LANES {
             let mut d = 0;
             while d < 32 {
-                if PACKED.0[best].dvs[lane] >> d & 1 == 1 {
-                    tested[d] += PACKED.0[best].bits[lane].count_ones();
+                if PACKED.0[v].dvs[lane] >> d & 1 == 1 {
+                    counts[v][d] += PACKED.0[v].bits[lane].count_ones();
                 }
                 d += 1;
             }
             lane += 1;
         }
+        v += 1;
+    }
+    let order = greedy_order(&counts);
+    let mut ordered = [EMPTY; VECTOR_COUNT];
+    let mut n = 0;
+    while n < VECTOR_COUNT {
+        ordered[n] = PACKED.0[order[n]];
         n += 1;
     }
     ordered
