@@ -49,8 +49,8 @@ fn portable_suspects(start: [u32; 5], blocks: &[[u8; 64]]) -> (Vec<Suspect>, [u3
 /// The kernel lets through the blocks the portable filter does, with the
 /// same masks and states, and ends in the reference's state.
 pub(crate) fn filters_as_the_portable_filter(kernel: impl Kernel) {
-    // Not a multiple of eight: kernels that filter in batches end on a
-    // short one (here five blocks; `stops_at_the_attack_block`, three).
+    // Not a multiple of eight: a kernel that filtered in batches would end
+    // on a short one (here five blocks; `stops_at_the_attack_block`, three).
     let blocks = blocks(3_005);
     let start = [1, 0x8000_0000, 0xDEAD_BEEF, 7, 0xFFFF_FFFF];
     let (expected, end) = portable_suspects(start, &blocks);

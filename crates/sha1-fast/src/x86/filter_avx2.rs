@@ -42,19 +42,12 @@ use core::arch::x86_64::{
 pub(crate) const LANES: usize = 8;
 
 impl Avx2 {
-    /// Which of `spills` (at most 32) the filter lets through, as bits,
-    /// with each one's mask in `masks`, eight blocks per pass.
-    #[inline]
-    pub(crate) fn suspects(self, spills: &[Spill], masks: &mut [u64]) -> u32 {
-        assert!(spills.len() <= 32 && masks.len() >= spills.len());
-        // SAFETY: `self` exists, so `Avx2::detect` saw AVX2.
-        unsafe { suspects(spills.iter(), masks) as u32 }
-    }
-
-    /// [`Avx2::suspects`] of several runs of spills (the lanes of an
-    /// interleaved kernel, at most 64 blocks in all) as one: their blocks
-    /// in order share the passes, so short runs do not each pay one.
-    /// Bit and mask `i` are those of the run's `i`-th block overall.
+    /// Which blocks of the runs of spills `runs` (one run, or the lanes
+    /// of an interleaved kernel; at most 64 blocks in all) the filter lets
+    /// through, as bits, with each one's mask in `masks`, eight blocks a
+    /// pass: the runs' blocks in order share the passes, so short runs do
+    /// not each pay one. Bit and mask `i` are those of the `i`-th block
+    /// overall.
     #[inline]
     pub(crate) fn suspects_of_runs(self, runs: &[&[Spill]], masks: &mut [u64]) -> u64 {
         let count: usize = runs.iter().map(|run| run.len()).sum();
@@ -64,7 +57,7 @@ impl Avx2 {
     }
 }
 
-/// [`Avx2::suspects`] of the spills `spills` yields (at most 64, and as
+/// [`Avx2::suspects_of_runs`] of the spills `spills` yields (at most 64, and as
 /// many `masks`).
 #[target_feature(enable = "avx2")]
 fn suspects<'s>(mut spills: impl Iterator<Item = &'s Spill>, masks: &mut [u64]) -> u64 {

@@ -477,7 +477,8 @@ impl ShaNi {
 fn suspects(spills: &[Spill], filter: Filter, masks: &mut Masks) -> u32 {
     let filter = match filter {
         Filter::Avx512(filter) => filter,
-        Filter::Avx2(avx2) => return avx2.suspects(spills, masks),
+        // At most `SLOTS` blocks, so the bits fit.
+        Filter::Avx2(avx2) => return avx2.suspects_of_runs(&[spills], masks) as u32,
         // SAFETY: an SSSE3 kernel ran, so `ShaNi::detect` saw SSSE3.
         Filter::Ssse3 => return unsafe { suspects_ssse3(spills, masks) },
     };
