@@ -29,16 +29,8 @@ pub(super) fn compress_checked(
         }
         #[cfg(target_arch = "x86_64")]
         Engine::SimdSchedule(token, avx2) => {
-            token.compress_checked(state, blocks, avx2, |ihv, output, block, mask| {
-                is_attack_block(
-                    ihv,
-                    output,
-                    block,
-                    mask,
-                    reduced_round,
-                    recompress::scalar_groups,
-                )
-            })
+            let is_attack = suspect_is_attack(None, reduced_round);
+            token.compress_checked(state, blocks, avx2, is_attack)
         }
         _ => compress_filtered(engine, state, blocks, reduced_round),
     }
@@ -48,10 +40,6 @@ pub(super) fn compress_checked(
 /// kernels that hand over only the chaining values and the block: its
 /// expanded message and midstates are recomputed here (rarely: about one
 /// block in twenty of random data).
-#[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
-    allow(dead_code)
-)]
 fn is_attack_block(
     ihv: &[u32; 5],
     output: &[u32; 5],
@@ -126,20 +114,20 @@ pub(super) fn shani_is_attack(
     }
 }
 
-/// The recompression for the AVX-512 lanes, which keep each block's whole
-/// expanded message and its midstates: with SHA-NI's group stepper when
-/// `shani` is there, else the scalar one. `digest_many` asks for no
-/// reduced-round detection.
+/// The recompression for the kernels that keep each suspect block's
+/// whole expanded message and midstates (the lanes, the SIMD-schedule
+/// kernel): with SHA-NI's group stepper when `shani` is there, else the
+/// scalar one.
 #[cfg(target_arch = "x86_64")]
-pub(super) fn lane_is_attack(
+pub(super) fn suspect_is_attack(
     shani: Option<crate::x86::shani::ShaNi>,
-) -> impl Fn(&crate::x86::lanes_checked::LaneSuspect) -> bool {
-    move |s| {
-        let groups = |state, w: &_, first, last| match shani {
-            Some(token) => token.groups(state, w, first, last),
-            None => recompress::scalar_groups(state, w, first, last),
-        };
-        recompress::is_attack(&s.ihv, &s.output, &s.w, &s.mid, s.mask, false, groups)
+    reduced_round: bool,
+) -> impl Fn(&recompress::SuspectBlock) -> bool {
+    move |s| match shani {
+        Some(token) => s.is_attack(reduced_round, |state, w: &_, first, last| {
+            token.groups(state, w, first, last)
+        }),
+        None => s.is_attack(reduced_round, recompress::scalar_groups),
     }
 }
 

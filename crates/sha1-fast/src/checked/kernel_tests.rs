@@ -1,8 +1,12 @@
 //! Tests shared by the checked kernels that filter beside their own
 //! rounds (`Ssse3::compress_checked`, `ArmSha::compress_checked`): each
 //! must hand `is_attack` exactly the blocks the portable filter lets
-//! through, with the reference's chaining values, and stop where it says.
+//! through, with the reference's chaining values (and, where the kernel
+//! keeps them, the block's expanded message and midstates), and stop
+//! where it says.
 
+#[cfg(target_arch = "x86_64")]
+use super::{Midstates, SuspectBlock, scalar_groups};
 use super::{dv_mask, expand, test_words, window};
 use crate::reference::compress_block;
 use std::vec::Vec;
@@ -21,9 +25,26 @@ impl<F: Fn(&mut [u32; 5], &[[u8; 64]], IsAttack<'_>) -> Option<usize>> Kernel fo
 /// Pseudo-random blocks: the first sixteen words of the filter tests'
 /// expanded messages, which are random in every round.
 pub(crate) fn blocks(count: usize) -> Vec<[u8; 64]> {
-    test_words(count)
-        .map(|w| core::array::from_fn(|i| w[i / 4].to_be_bytes()[i % 4]))
-        .collect()
+    test_words(count).map(|w| block_of(&w)).collect()
+}
+
+/// The block whose first sixteen words are `w`'s.
+fn block_of(w: &[u32]) -> [u8; 64] {
+    core::array::from_fn(|i| w[i / 4].to_be_bytes()[i % 4])
+}
+
+/// The [`IsAttack`] of a kernel that hands over a [`SuspectBlock`]
+/// (`Ssse3::compress_checked`): the block is read back from its expanded
+/// message, which must be the block's expansion, and the midstates must
+/// be those of the block's compression.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn of_suspect_block(is_attack: IsAttack<'_>) -> impl FnMut(&SuspectBlock) -> bool {
+    move |s| {
+        let block = block_of(&s.w);
+        assert_eq!(s.w, expand(&block));
+        assert_eq!(s.mid, Midstates::stepped(&s.ihv, &s.w, scalar_groups));
+        is_attack(&s.ihv, &s.output, &block, s.mask)
+    }
 }
 
 /// What a kernel must hand `is_attack` for each block the filter lets

@@ -1,7 +1,7 @@
 //! The one-shot and many-message entries of [`crate::checked`].
 
 #[cfg(target_arch = "x86_64")]
-use super::compress::{compress_checked, lane_is_attack, shani_is_attack};
+use super::compress::{compress_checked, shani_is_attack, suspect_is_attack};
 use super::{Collision, Sha1};
 use crate::Digest;
 #[cfg(target_arch = "x86_64")]
@@ -151,7 +151,7 @@ fn digest_many_lanes(
     lanes.digest_many_checked(
         messages,
         out,
-        lane_is_attack(shani),
+        suspect_is_attack(shani, false),
         |state, parts| {
             parts
                 .iter()

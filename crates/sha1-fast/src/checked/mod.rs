@@ -60,7 +60,7 @@ pub(crate) mod word_vectors;
 
 // What the x86-64 forms of the filter (`crate::x86`) build on.
 #[cfg(target_arch = "x86_64")]
-pub(crate) use recompress::{Midstates, TwinStart};
+pub(crate) use recompress::{Midstates, SuspectBlock, TwinStart};
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) use recompress::{compress as compress_stepwise, expand, scalar_groups};
 #[cfg(target_arch = "x86_64")]

@@ -45,35 +45,43 @@ const DV_OF_BIT: [u8; 64] = {
     of
 };
 
-/// The four round functions with their constants, for steps 0–19,
-/// 20–39, 40–59 and 60–79.
+/// The four round functions, for steps 0–19, 20–39, 40–59 and 60–79.
 const ROUNDS: [fn(u32, u32, u32) -> u32; 4] = [
-    |b, c, d| ((b & c) | (!b & d)).wrapping_add(K[0]),
-    |b, c, d| (b ^ c ^ d).wrapping_add(K[1]),
-    |b, c, d| ((b & c) | (b & d) | (c & d)).wrapping_add(K[2]),
-    |b, c, d| (b ^ c ^ d).wrapping_add(K[3]),
+    |b, c, d| (b & c) | (!b & d),
+    |b, c, d| b ^ c ^ d,
+    |b, c, d| (b & c) | (b & d) | (c & d),
+    |b, c, d| b ^ c ^ d,
 ];
 
-/// One step forwards with word `wt` and round function `f`.
+/// One step forwards with W_t + K_t `wk` and round function `f`. The
+/// sum that does not wait for `a` comes first, so that the step's
+/// critical path is the rotate and one add.
 #[inline(always)]
-fn step([a, b, c, d, e]: [u32; 5], wt: u32, f: fn(u32, u32, u32) -> u32) -> [u32; 5] {
-    let new_a = a
-        .rotate_left(5)
+fn step([a, b, c, d, e]: [u32; 5], wk: u32, f: fn(u32, u32, u32) -> u32) -> [u32; 5] {
+    let new_a = e
+        .wrapping_add(wk)
         .wrapping_add(f(b, c, d))
-        .wrapping_add(e)
-        .wrapping_add(wt);
+        .wrapping_add(a.rotate_left(5));
     [new_a, a, b.rotate_left(30), c, d]
 }
 
 /// [`step`] undone: the state before the step from the state after it.
 #[inline(always)]
-fn unstep([a1, b1, c1, d1, e1]: [u32; 5], wt: u32, f: fn(u32, u32, u32) -> u32) -> [u32; 5] {
+fn unstep([a1, b1, c1, d1, e1]: [u32; 5], wk: u32, f: fn(u32, u32, u32) -> u32) -> [u32; 5] {
     let (a, b, c, d) = (b1, c1.rotate_right(30), d1, e1);
     let e = a1
         .wrapping_sub(a.rotate_left(5))
         .wrapping_sub(f(b, c, d))
-        .wrapping_sub(wt);
+        .wrapping_sub(wk);
     [a, b, c, d, e]
+}
+
+/// K_t of round function `round`, hidden from the optimiser: as a
+/// constant, LLVM adds it last, after rotl5(a), which put a third
+/// operation on every step's critical path.
+#[inline(always)]
+fn opaque_k(round: usize) -> u32 {
+    core::hint::black_box(K[round])
 }
 
 /// Steps `from..to` forwards from `state` (the state before step `from`).
@@ -82,8 +90,9 @@ fn unstep([a1, b1, c1, d1, e1]: [u32; 5], wt: u32, f: fn(u32, u32, u32) -> u32) 
 fn forward(mut state: [u32; 5], w: &[u32; 80], from: usize, to: usize) -> [u32; 5] {
     for (round, &f) in ROUNDS.iter().enumerate() {
         let (lo, hi) = (from.max(20 * round), to.min(20 * round + 20));
+        let k = opaque_k(round);
         for &wt in w.get(lo..hi).unwrap_or_default() {
-            state = step(state, wt, f);
+            state = step(state, wt.wrapping_add(k), f);
         }
     }
     state
@@ -95,7 +104,7 @@ fn forward(mut state: [u32; 5], w: &[u32; 80], from: usize, to: usize) -> [u32; 
 fn backward(mut state: [u32; 5], w: &[u32; 80], from: usize, to: usize) -> [u32; 5] {
     for (round, &f) in ROUNDS.iter().enumerate().rev() {
         for t in (to.max(20 * round)..from.min(20 * round + 20)).rev() {
-            state = unstep(state, w[t], f);
+            state = unstep(state, w[t].wrapping_add(K[round]), f);
         }
     }
     state
@@ -138,6 +147,35 @@ impl Midstates {
             at60,
             at64: groups(at60, w, 15, 16),
         }
+    }
+}
+
+/// A block the filter let through, with all that the recompression
+/// reads: the chaining values around it, its expanded message, its
+/// midstates and the filter's mask. The kernels that keep these as they
+/// go (the lanes, the SIMD-schedule kernel) hand them over whole.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct SuspectBlock {
+    pub(crate) ihv: [u32; 5],
+    pub(crate) output: [u32; 5],
+    pub(crate) w: [u32; 80],
+    pub(crate) mid: Midstates,
+    pub(crate) mask: u64,
+}
+
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+impl SuspectBlock {
+    /// Whether the block is an attack block ([`is_attack`]).
+    pub(crate) fn is_attack(&self, reduced_round: bool, groups: impl Groups) -> bool {
+        is_attack(
+            &self.ihv,
+            &self.output,
+            &self.w,
+            &self.mid,
+            self.mask,
+            reduced_round,
+            groups,
+        )
     }
 }
 
@@ -189,13 +227,19 @@ pub(crate) fn any_twin_collides(
     mut collides: impl FnMut(&TwinStart) -> bool,
 ) -> bool {
     let [f2, f3] = [ROUNDS[2], ROUNDS[3]];
+    let [k2, k3] = [K[2], K[3]];
     // The states before the two test steps, 58 and 65.
-    let at58 = unstep(unstep(mid.at60, w59, f2), w58, f2);
-    let at65 = step(mid.at64, w64, f3);
+    let at58 = unstep(
+        unstep(mid.at60, w59.wrapping_add(k2), f2),
+        w58.wrapping_add(k2),
+        f2,
+    );
+    let at65 = step(mid.at64, w64.wrapping_add(k3), f3);
     vectors(mask).any(|dv| {
         let dm = &MESSAGE_DIFFERENCES[dv];
         let start = if DVS[dv].test_step() == 58 {
-            let at60 = step(step(at58, w58 ^ dm[58], f2), w59 ^ dm[59], f2);
+            let at60 = step(at58, (w58 ^ dm[58]).wrapping_add(k2), f2);
+            let at60 = step(at60, (w59 ^ dm[59]).wrapping_add(k2), f2);
             TwinStart {
                 dv,
                 group: 15,
@@ -205,7 +249,7 @@ pub(crate) fn any_twin_collides(
             TwinStart {
                 dv,
                 group: 16,
-                state: unstep(at65, w64 ^ dm[64], f3),
+                state: unstep(at65, (w64 ^ dm[64]).wrapping_add(k3), f3),
             }
         };
         collides(&start)

@@ -40,11 +40,12 @@ use core::arch::x86_64::{
 
 use super::simd_schedule;
 use crate::Digest;
+use crate::checked::SuspectBlock;
 use crate::consts::K;
 use crate::lanes;
 use crate::rounds::{ring_block, round};
 use crate::x86::filter_avx2;
-use crate::x86::lanes_checked::{Kept, LaneSuspect, checked_lanes, planes_by_swaps, suspects};
+use crate::x86::lanes_checked::{Kept, checked_lanes, planes_by_swaps, suspects};
 
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone on the SIMD-schedule kernel: an eight-lane step costs
@@ -267,7 +268,7 @@ fn step_checked(
     blocks: &[&[u8; 64]; 8],
     active: usize,
     kept: &mut Kept<__m256i>,
-    is_attack: &impl Fn(&LaneSuspect) -> bool,
+    is_attack: &impl Fn(&SuspectBlock) -> bool,
 ) -> u32 {
     let ihv = *states;
     let h: [__m256i; 5] = load_states!(states);

@@ -38,11 +38,12 @@ use core::arch::x86_64::{
 };
 
 use crate::Digest;
+use crate::checked::SuspectBlock;
 use crate::consts::K;
 use crate::lanes;
 use crate::rounds::{ring_block, ring_rounds};
 use crate::x86::filter_sliced;
-use crate::x86::lanes_checked::{Kept, LaneSuspect, checked_lanes, planes_by_swaps, suspects};
+use crate::x86::lanes_checked::{Kept, checked_lanes, planes_by_swaps, suspects};
 
 /// Lanes per vector.
 pub(crate) const LANES: usize = 16;
@@ -238,7 +239,7 @@ fn step_checked(
     blocks: &[&[u8; 64]; LANES],
     active: usize,
     kept: &mut Kept<__m512i>,
-    is_attack: &impl Fn(&LaneSuspect) -> bool,
+    is_attack: &impl Fn(&SuspectBlock) -> bool,
 ) -> u32 {
     let ihv = *states;
     let h = load_states(states);

@@ -4,8 +4,8 @@
 //! W\[33..=64\] into the bit-sliced filter's planes ([`planes_by_swaps!`]),
 //! and the hand-off of the lanes the filter lets through ([`suspects`]).
 
-use crate::checked::Midstates;
 use crate::checked::sliced::to_mask;
+use crate::checked::{Midstates, SuspectBlock};
 use core::arch::x86_64::{__m256i, __m512i};
 
 /// A vector of [`LaneVector::LANES`] 32-bit lanes.
@@ -30,17 +30,6 @@ unsafe impl LaneVector for __m512i {
     const LANES: usize = 16;
 }
 
-/// A lane's block that the filter let through, for the recompression:
-/// the chaining values around it, its expanded message, its midstates
-/// and the filter's mask.
-pub(crate) struct LaneSuspect {
-    pub(crate) ihv: [u32; 5],
-    pub(crate) output: [u32; 5],
-    pub(crate) w: [u32; 80],
-    pub(crate) mid: Midstates,
-    pub(crate) mask: u64,
-}
-
 /// A lane kernel with the collision filter ([`crate::x86::avx512_lanes`],
 /// [`crate::x86::avx2_lanes`]).
 pub(crate) trait CheckedLanes: Copy {
@@ -52,7 +41,7 @@ pub(crate) trait CheckedLanes: Copy {
         self,
         messages: &[&[u8]],
         out: &mut [T],
-        is_attack: impl Fn(&LaneSuspect) -> bool,
+        is_attack: impl Fn(&SuspectBlock) -> bool,
         compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> bool,
         finish: impl FnMut(usize, [u32; 5], bool) -> T,
     );
@@ -96,7 +85,7 @@ pub(crate) fn suspects<V: LaneVector, const LANES: usize>(
     ihv: &[[u32; 5]; LANES],
     output: &[[u32; 5]; LANES],
     kept: &Kept<V>,
-    is_attack: &impl Fn(&LaneSuspect) -> bool,
+    is_attack: &impl Fn(&SuspectBlock) -> bool,
 ) -> u32 {
     const { assert!(LANES <= 32) };
     let mut attacked = 0;
@@ -104,7 +93,7 @@ pub(crate) fn suspects<V: LaneVector, const LANES: usize>(
     while rest != 0 {
         let lane = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let suspect = LaneSuspect {
+        let suspect = SuspectBlock {
             ihv: ihv[lane],
             output: output[lane],
             w: column(&kept.w, lane),
@@ -180,7 +169,7 @@ pub(crate) fn steps_equal_the_scalar_steps<const LANES: usize>(
         &mut [[u32; 5]; LANES],
         &[&[u8; 64]; LANES],
         usize,
-        &dyn Fn(&LaneSuspect) -> bool,
+        &dyn Fn(&SuspectBlock) -> bool,
     ) -> u32,
 ) {
     use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
@@ -201,7 +190,7 @@ pub(crate) fn steps_equal_the_scalar_steps<const LANES: usize>(
         let before = states;
         let batch: [&[u8; 64]; LANES] = core::array::from_fn(|l| &batch[l]);
         let seen = core::cell::Cell::new(0u32);
-        let flagged = step(&mut states, &batch, active, &|s: &LaneSuspect| {
+        let flagged = step(&mut states, &batch, active, &|s: &SuspectBlock| {
             let lane = (0..LANES)
                 .find(|&l| before[l] == s.ihv && expand(batch[l]) == s.w)
                 .expect("one lane's block");
@@ -243,7 +232,7 @@ macro_rules! checked_lanes {
                 self,
                 messages: &[&[u8]],
                 out: &mut [T],
-                is_attack: impl Fn(&LaneSuspect) -> bool,
+                is_attack: impl Fn(&SuspectBlock) -> bool,
                 compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> bool,
                 finish: impl FnMut(usize, [u32; 5], bool) -> T,
             ) {
@@ -258,7 +247,7 @@ macro_rules! checked_lanes {
         fn digest_lanes_checked<T>(
             messages: &[&[u8]],
             out: &mut [T],
-            is_attack: impl Fn(&LaneSuspect) -> bool,
+            is_attack: impl Fn(&SuspectBlock) -> bool,
             compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]) -> bool,
             finish: impl FnMut(usize, [u32; 5], bool) -> T,
         ) {

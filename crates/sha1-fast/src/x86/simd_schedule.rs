@@ -40,7 +40,7 @@ use core::arch::x86_64::{
     _mm_slli_si128, _mm_srli_epi32, _mm_srli_si128, _mm_sub_epi32, _mm_xor_si128,
 };
 
-use crate::checked::dv_mask_from_planes;
+use crate::checked::{Midstates, SuspectBlock, dv_mask_from_planes};
 use crate::consts::K;
 use crate::rounds::{round, u32_op};
 use crate::x86::avx2_lanes::Avx2;
@@ -167,9 +167,10 @@ macro_rules! step {
 }
 
 /// The 80 rounds of one block, steps 4–19 of its schedule twelve rounds
-/// ahead of their use, and steps 0–3 of `$next` in rounds 64–79.
+/// ahead of their use, and steps 0–3 of `$next` in rounds 64–79; the
+/// states before rounds 60 and 64 to `$mid`.
 macro_rules! block {
-    ($wk:ident, $x:ident, $kv:ident, $bswap:ident, $next:ident, $mirror:ident, [$a:ident $b:ident $c:ident $d:ident $e:ident]) => {
+    ($wk:ident, $x:ident, $kv:ident, $bswap:ident, $next:ident, $mirror:ident, $mid:ident, [$a:ident $b:ident $c:ident $d:ident $e:ident]) => {
         rounds!($wk, [$a $b $c $d $e]; 0 1 2 3);
         step!(r1 4, $x, $wk, $kv);
         rounds!($wk, [$a $b $c $d $e]; 4 5 6 7);
@@ -199,8 +200,10 @@ macro_rules! block {
         rounds!($wk, [$a $b $c $d $e]; 52 53 54 55);
         step!(r2 17, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 56 57 58 59);
+        $mid.keep(0, [$a, $b, $c, $d, $e]);
         step!(r2 18, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 60 61 62 63);
+        $mid.keep(1, [$a, $b, $c, $d, $e]);
         step!(r2 19, $x, $wk, $kv, $mirror);
         rounds!($wk, [$a $b $c $d $e]; 64 65 66 67);
         step!(load 0, $x, $wk, $kv, $bswap, $next);
@@ -218,24 +221,24 @@ macro_rules! block {
 /// checks SSSE3 too.
 #[target_feature(enable = "ssse3")]
 pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    compress_blocks_filtered::<false>(state, blocks, None, |_, _, _, _| false);
+    compress_blocks_filtered::<false>(state, blocks, None, |_| false);
 }
 
 impl Ssse3 {
     /// [`crate::checked`]'s compression on this backend: compresses
     /// `blocks` into `state`, handing each block the collision filter lets
-    /// through to `is_attack` (chaining value in, output, block, filter
-    /// mask), and stops before the first attack block, returning its index
-    /// with `state` the chaining value before it. The filter reads the
-    /// words the kernel's own schedule stored: with `avx2`, the per-block
-    /// AVX2 form, else the SSSE3 planes.
+    /// through to `is_attack` (with the expanded message and midstates the
+    /// kernel kept), and stops before the first attack block, returning
+    /// its index with `state` the chaining value before it. The filter
+    /// reads the words the kernel's own schedule stored: with `avx2`, the
+    /// per-block AVX2 form, else the SSSE3 planes.
     #[inline]
     pub(crate) fn compress_checked(
         self,
         state: &mut [u32; 5],
         blocks: &[[u8; 64]],
         avx2: Option<Avx2>,
-        is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
+        is_attack: impl FnMut(&SuspectBlock) -> bool,
     ) -> Option<usize> {
         // SAFETY: `self` exists, so `Ssse3::detect` saw the feature that
         // `compress_blocks_filtered` enables.
@@ -255,7 +258,7 @@ fn compress_blocks_filtered<const FILTER: bool>(
     state: &mut [u32; 5],
     blocks: &[[u8; 64]],
     avx2: Option<Avx2>,
-    mut is_attack: impl FnMut(&[u32; 5], &[u32; 5], &[u8; 64], u64) -> bool,
+    mut is_attack: impl FnMut(&SuspectBlock) -> bool,
 ) -> Option<usize> {
     let first = blocks.first()?;
     let bswap = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
@@ -275,11 +278,12 @@ fn compress_blocks_filtered<const FILTER: bool>(
     let mut h = *state;
     let mut words = MaybeUninit::<Mirror>::uninit();
     let mirror = MirrorWriter::<FILTER>(words.as_mut_ptr());
+    let mut mid = MidstateKeeper::<FILTER>([[0; 5]; 2]);
     for (i, block) in blocks.iter().enumerate() {
         // After the last block, its words are loaded again, unused.
         let next = blocks.get(i + 1).unwrap_or(block);
         let [mut a, mut b, mut c, mut d, mut e] = h;
-        block!(wk, x, kv, bswap, next, mirror, [a b c d e]);
+        block!(wk, x, kv, bswap, next, mirror, mid, [a b c d e]);
         let ihv = h;
         h = [
             h[0].wrapping_add(a),
@@ -296,9 +300,18 @@ fn compress_blocks_filtered<const FILTER: bool>(
                 // The next block's steps overwrite only words 0–15 so far.
                 None => dv_mask_from_planes(&planes(&window(&wk, &kv))),
             };
-            if mask != 0 && is_attack(&ihv, &h, block, mask) {
-                *state = ihv;
-                return Some(i);
+            if mask != 0 {
+                let suspect = SuspectBlock {
+                    ihv,
+                    output: h,
+                    w: schedule(block, &wk),
+                    mid: mid.midstates(),
+                    mask,
+                };
+                if is_attack(&suspect) {
+                    *state = ihv;
+                    return Some(i);
+                }
             }
         }
     }
@@ -324,6 +337,45 @@ impl<const ON: bool> MirrorWriter<ON> {
             }
         }
     }
+}
+
+/// Where the kernel keeps the states before rounds 60 and 64 for the
+/// recompression of a suspect block, when `ON`: ten stores a block cost
+/// less than stepping them again from the chaining value.
+struct MidstateKeeper<const ON: bool>([[u32; 5]; 2]);
+
+impl<const ON: bool> MidstateKeeper<ON> {
+    /// Keeps the state before round 60 + 4`k`.
+    #[inline(always)]
+    fn keep(&mut self, k: usize, state: [u32; 5]) {
+        if ON {
+            self.0[k] = state;
+        }
+    }
+
+    /// The states kept.
+    fn midstates(&self) -> Midstates {
+        let [at60, at64] = self.0;
+        Midstates { at60, at64 }
+    }
+}
+
+/// The expanded message of the block just compressed: words 0–15 from
+/// the block (the next block's have replaced them in `wk`), the rest from
+/// the stored W + K.
+fn schedule(block: &[u8; 64], wk: &Wk) -> [u32; 80] {
+    let mut w = [0; 80];
+    for (word, bytes) in w.iter_mut().zip(block.as_chunks::<4>().0) {
+        *word = u32::from_be_bytes(*bytes);
+    }
+    // One loop per round constant, so that each is a plain vector loop.
+    for (round, k) in K.iter().enumerate() {
+        let words = (20 * round).max(16)..20 * round + 20;
+        for (word, wk) in w[words.clone()].iter_mut().zip(&wk.0[words]) {
+            *word = wk.wrapping_sub(*k);
+        }
+    }
+    w
 }
 
 /// W\[32..68\] from the stored W + K, as the planes read them (W_{4k} in
@@ -358,6 +410,7 @@ mod tests {
         let Some(token) = Ssse3::detect() else { return };
         for avx2 in check_forms() {
             kernel_tests::filters_as_the_portable_filter(|state, blocks, is_attack| {
+                let is_attack = kernel_tests::of_suspect_block(is_attack);
                 token.compress_checked(state, blocks, avx2, is_attack)
             });
         }
@@ -368,6 +421,7 @@ mod tests {
         let Some(token) = Ssse3::detect() else { return };
         for avx2 in check_forms() {
             kernel_tests::stops_at_the_attack_block(|state, blocks, is_attack| {
+                let is_attack = kernel_tests::of_suspect_block(is_attack);
                 token.compress_checked(state, blocks, avx2, is_attack)
             });
         }
