@@ -52,6 +52,15 @@ impl Avx2 {
         // SAFETY: `self` exists, so `Avx2::detect` saw AVX2.
         unsafe { dv_mask(mirror) }
     }
+
+    /// [`Avx2::dv_mask_of_block`] inline, for a kernel compiled with AVX2
+    /// (elsewhere it would be a call that leaves the upper halves of the
+    /// vector registers dirty).
+    #[inline]
+    pub(crate) fn dv_mask_of_block_inline(self, mirror: &Mirror) -> u64 {
+        // SAFETY: `self` exists, so `Avx2::detect` saw AVX2.
+        unsafe { dv_mask_inline(mirror) }
+    }
 }
 
 /// The eight words from W\[top\] down.
@@ -86,11 +95,19 @@ fn any_lane(failed: [__m256i; 2]) -> u32 {
     _mm_cvtsi128_si32(one) as u32
 }
 
-/// Out of line, so that its 256-bit registers are clean again
-/// (`vzeroupper`) before the kernel's next SHA instruction.
+/// [`dv_mask_inline`] out of line, so that its 256-bit registers are
+/// clean again (`vzeroupper`) before the SHA-NI kernel's next SHA
+/// instruction.
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 fn dv_mask(mirror: &Mirror) -> u64 {
+    dv_mask_inline(mirror)
+}
+
+/// The filter, for [`Avx2::dv_mask_of_block_inline`] and [`dv_mask`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn dv_mask_inline(mirror: &Mirror) -> u64 {
     let mut failed = [_mm256_setzero_si256(); 2];
     // The listed vectors of `VECTORS`, into `failed`.
     macro_rules! vectors {

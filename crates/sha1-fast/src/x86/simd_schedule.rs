@@ -221,7 +221,7 @@ macro_rules! block {
 /// checks SSSE3 too.
 #[target_feature(enable = "ssse3")]
 pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    compress_blocks_filtered::<false>(state, blocks, None, |_| false);
+    compress_blocks_filtered::<false, false>(state, blocks, None, |_| false);
 }
 
 impl Ssse3 {
@@ -231,7 +231,8 @@ impl Ssse3 {
     /// kernel kept), and stops before the first attack block, returning
     /// its index with `state` the chaining value before it. The filter
     /// reads the words the kernel's own schedule stored: with `avx2`, the
-    /// per-block AVX2 form, else the SSSE3 planes.
+    /// per-block AVX2 form in a kernel compiled with AVX2, else the SSSE3
+    /// planes.
     #[inline]
     pub(crate) fn compress_checked(
         self,
@@ -240,21 +241,44 @@ impl Ssse3 {
         avx2: Option<Avx2>,
         is_attack: impl FnMut(&SuspectBlock) -> bool,
     ) -> Option<usize> {
-        // SAFETY: `self` exists, so `Ssse3::detect` saw the feature that
-        // `compress_blocks_filtered` enables.
-        unsafe { compress_blocks_filtered::<true>(state, blocks, avx2, is_attack) }
+        match avx2 {
+            // SAFETY: `self` and `avx2` exist, so `Ssse3::detect` and
+            // `Avx2::detect` saw the features that
+            // `compress_blocks_checked_avx2` enables.
+            Some(avx2) => unsafe { compress_blocks_checked_avx2(state, blocks, avx2, is_attack) },
+            // SAFETY: `self` exists, so `Ssse3::detect` saw the feature
+            // that `compress_blocks_filtered` enables.
+            None => unsafe {
+                compress_blocks_filtered::<true, false>(state, blocks, None, is_attack)
+            },
+        }
     }
+}
+
+/// The checked kernel with the per-block AVX2 filter, compiled with AVX2
+/// so that the filter inlines: no call, and no `vzeroupper` after it,
+/// between one block's rounds and the next (the SHA-NI kernel needs
+/// both, to keep its upper vector state clean).
+#[target_feature(enable = "ssse3,avx2")]
+fn compress_blocks_checked_avx2(
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    avx2: Avx2,
+    is_attack: impl FnMut(&SuspectBlock) -> bool,
+) -> Option<usize> {
+    compress_blocks_filtered::<true, true>(state, blocks, Some(avx2), is_attack)
 }
 
 /// The kernel, with the collision filter when `FILTER` (see
 /// [`Ssse3::compress_checked`]); without it, `is_attack` is never called
-/// and the result is `None`. After each block's rounds: with AVX2 the
-/// per-block filter (`filter_words`) on the steps the kernel kept in its
-/// mirror, on the vector unit that the scalar rounds leave idle; else
-/// the SSSE3 planes and the scalar checks, beside the next rounds.
+/// and the result is `None`. After each block's rounds: with `WORDS` (and
+/// `avx2`) the per-block AVX2 filter (`filter_words`) on the steps the
+/// kernel kept in its mirror, on the vector unit that the scalar rounds
+/// leave idle; else the SSSE3 planes and the scalar checks, beside the
+/// next rounds.
 #[target_feature(enable = "ssse3")]
 #[inline]
-fn compress_blocks_filtered<const FILTER: bool>(
+fn compress_blocks_filtered<const FILTER: bool, const WORDS: bool>(
     state: &mut [u32; 5],
     blocks: &[[u8; 64]],
     avx2: Option<Avx2>,
@@ -277,7 +301,8 @@ fn compress_blocks_filtered<const FILTER: bool>(
 
     let mut h = *state;
     let mut words = MaybeUninit::<Mirror>::uninit();
-    let mirror = MirrorWriter::<FILTER>(words.as_mut_ptr());
+    const { assert!(FILTER || !WORDS, "the word filter is a filter") };
+    let mirror = MirrorWriter::<WORDS>(words.as_mut_ptr());
     let mut mid = MidstateKeeper::<FILTER>([[0; 5]; 2]);
     for (i, block) in blocks.iter().enumerate() {
         // After the last block, its words are loaded again, unused.
@@ -294,11 +319,14 @@ fn compress_blocks_filtered<const FILTER: bool>(
         ];
         if FILTER {
             let mask = match avx2 {
-                // SAFETY: with `FILTER`, the block's steps 8–17 stored
-                // every group of the mirror.
-                Some(avx2) => avx2.dv_mask_of_block(unsafe { words.assume_init_ref() }),
+                Some(avx2) if WORDS => {
+                    // SAFETY: with `WORDS`, the block's steps 8–17 stored
+                    // every group of the mirror.
+                    let mirror = unsafe { words.assume_init_ref() };
+                    avx2.dv_mask_of_block_inline(mirror)
+                }
                 // The next block's steps overwrite only words 0–15 so far.
-                None => dv_mask_from_planes(&planes(&window(&wk, &kv))),
+                _ => dv_mask_from_planes(&planes(&window(&wk, &kv))),
             };
             if mask != 0 {
                 let suspect = SuspectBlock {
