@@ -1,6 +1,7 @@
 //! The collision filter on one block's words with AVX2
 //! ([`crate::checked::word_vectors`]), which the SHA-NI kernel calls as it
-//! finishes each block.
+//! finishes each block (out of line: its SHA instructions need clean
+//! upper halves), and which the SIMD-schedule kernel's AVX2 build inlines.
 //!
 //! The bit-sliced filter ([`super::filter_avx2`]) costs fewer instructions
 //! a block, but filters eight blocks at once, after the kernel's batch:
@@ -53,9 +54,8 @@ impl Avx2 {
         unsafe { dv_mask(mirror) }
     }
 
-    /// [`Avx2::dv_mask_of_block`] inline, for a kernel compiled with AVX2
-    /// (elsewhere it would be a call that leaves the upper halves of the
-    /// vector registers dirty).
+    /// [`Avx2::dv_mask_of_block`] for a kernel compiled with AVX2, into
+    /// which it inlines: no call and no `vzeroupper` between blocks.
     #[inline]
     pub(crate) fn dv_mask_of_block_inline(self, mirror: &Mirror) -> u64 {
         // SAFETY: `self` exists, so `Avx2::detect` saw AVX2.
