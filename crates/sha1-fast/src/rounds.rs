@@ -1,7 +1,8 @@
 //! The SHA-1 round (FIPS 180-4 §6.1.2, step 3), written once for every
 //! kernel that runs it on general-purpose words: the scalar core (`u32`),
-//! the SIMD-schedule kernel (`u32`, with W_t + K_t read from memory) and
-//! the AVX2 lanes (eight `u32`s in a `__m256i`).
+//! the SIMD-schedule kernel and the scalar checked kernel (`u32`, with
+//! W_t + K_t read from memory) and the AVX2 lanes (eight `u32`s in a
+//! `__m256i`).
 //!
 //! Each caller names a macro that spells its word's operations:
 //! `op!(add, x, y)` (wrapping), `op!(xor, x, y)`, `op!(and, x, y)`,
@@ -112,4 +113,24 @@ macro_rules! ring_block {
     };
 }
 
-pub(crate) use {f, ring_block, ring_round, ring_rounds, round, u32_op};
+/// Rounds `$t…` (literals) on `u32`s, reading W_t + K_t from `$wk[$t]`
+/// (an array of all 80); after each round the names are rebound
+/// ([a b c d e] ← [new a rotl30(b) c d]), so that they always hold the
+/// state. f_t is chosen by `t` at compile time (the conditions are
+/// constants).
+macro_rules! stored_rounds {
+    ($wk:expr, [$a:ident $b:ident $c:ident $d:ident $e:ident]; $($t:literal)*) => {
+        $(
+            if $t < 20 {
+                $crate::rounds::round!(u32_op, ch, $wk[$t], $a, $b, $c, $d, $e);
+            } else if $t < 40 || $t >= 60 {
+                $crate::rounds::round!(u32_op, parity, $wk[$t], $a, $b, $c, $d, $e);
+            } else {
+                $crate::rounds::round!(u32_op, maj, $wk[$t], $a, $b, $c, $d, $e);
+            }
+            ($a, $b, $c, $d, $e) = ($e, $a, $b, $c, $d);
+        )*
+    };
+}
+
+pub(crate) use {f, ring_block, ring_round, ring_rounds, round, stored_rounds, u32_op};

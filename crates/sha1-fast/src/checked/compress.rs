@@ -1,7 +1,7 @@
 //! Each engine's checked compression: the filter beside (or before) the
 //! compression, and the recompression of the blocks it lets through.
 
-use super::{recompress, ubc};
+use super::recompress;
 use crate::buffer::BLOCK;
 use crate::engine::Engine;
 
@@ -32,7 +32,11 @@ pub(super) fn compress_checked(
             let is_attack = suspect_is_attack(None, reduced_round);
             token.compress_checked(state, blocks, avx2, is_attack)
         }
-        _ => compress_filtered(engine, state, blocks, reduced_round),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Engine::Simd128 => compress_filtered(engine, state, blocks, reduced_round),
+        Engine::Scalar => super::scalar_kernel::compress_checked(state, blocks, |s| {
+            s.is_attack(reduced_round, recompress::scalar_groups)
+        }),
     }
 }
 
@@ -40,6 +44,10 @@ pub(super) fn compress_checked(
 /// kernels that hand over only the chaining values and the block: its
 /// expanded message and midstates are recomputed here (rarely: about one
 /// block in twenty of random data).
+#[cfg(any(
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 fn is_attack_block(
     ihv: &[u32; 5],
     output: &[u32; 5],
@@ -53,17 +61,18 @@ fn is_attack_block(
     recompress::is_attack(ihv, output, &w, &mid, mask, reduced_round, groups)
 }
 
-/// [`compress_checked`] for the backends whose kernels do not filter
-/// (the scalar core): the portable filter finds the first suspect block,
+/// [`compress_checked`] for the Wasm SIMD kernel, which does not filter:
+/// the portable filter finds the first suspect block,
 /// the clean run before it is compressed with the engine, the suspect
 /// alone with the recompression test.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn compress_filtered(
     engine: Engine,
     state: &mut [u32; 5],
     blocks: &[[u8; BLOCK]],
     reduced_round: bool,
 ) -> Option<usize> {
-    let filter = |block: &_| ubc::dv_mask(ubc::window(&recompress::expand(block)));
+    let filter = |block: &_| super::ubc::dv_mask(super::ubc::window(&recompress::expand(block)));
     let mut rest = blocks;
     while !rest.is_empty() {
         let Some((i, mask)) = rest

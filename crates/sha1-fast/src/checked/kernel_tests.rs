@@ -1,13 +1,12 @@
 //! Tests shared by the checked kernels that filter beside their own
-//! rounds (`Ssse3::compress_checked`, `ArmSha::compress_checked`): each
-//! must hand `is_attack` exactly the blocks the portable filter lets
-//! through, with the reference's chaining values (and, where the kernel
-//! keeps them, the block's expanded message and midstates), and stop
-//! where it says.
+//! rounds (`Ssse3::compress_checked`, `ArmSha::compress_checked`, the
+//! scalar checked kernel): each must hand `is_attack` exactly the blocks
+//! the portable filter lets through, with the reference's chaining values
+//! (and, where the kernel keeps them, the block's expanded message and
+//! midstates), and stop where it says.
 
-#[cfg(target_arch = "x86_64")]
-use super::{Midstates, SuspectBlock, scalar_groups};
-use super::{dv_mask, expand, test_words, window};
+use super::recompress::{Midstates, SuspectBlock, expand, scalar_groups};
+use super::ubc::{dv_mask, test_words, window};
 use crate::reference::compress_block;
 use std::vec::Vec;
 
@@ -34,10 +33,9 @@ fn block_of(w: &[u32]) -> [u8; 64] {
 }
 
 /// The [`IsAttack`] of a kernel that hands over a [`SuspectBlock`]
-/// (`Ssse3::compress_checked`): the block is read back from its expanded
-/// message, which must be the block's expansion, and the midstates must
-/// be those of the block's compression.
-#[cfg(target_arch = "x86_64")]
+/// (`Ssse3::compress_checked`, the scalar checked kernel): the block is
+/// read back from its expanded message, which must be the block's
+/// expansion, and the midstates must be those of the block's compression.
 pub(crate) fn of_suspect_block(is_attack: IsAttack<'_>) -> impl FnMut(&SuspectBlock) -> bool {
     move |s| {
         let block = block_of(&s.w);

@@ -46,10 +46,11 @@
 mod compress;
 mod dv;
 mod hasher;
-#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(test)]
 pub(crate) mod kernel_tests;
 mod many;
 mod recompress;
+mod scalar_kernel;
 // The bit-sliced filter's tables, for the AVX-512 form.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod sliced;
@@ -68,14 +69,14 @@ pub(crate) use ubc::unrolled;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use ubc::{Planes, dv_mask_from_planes};
 #[cfg(all(test, target_arch = "x86_64"))]
-pub(crate) use ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window};
+pub(crate) use ubc::{dv_mask_reference, planes_portable, test_words, window};
 // What the aarch64 form of the filter (`crate::aarch64`) builds on.
 #[cfg(target_arch = "aarch64")]
 pub(crate) use ubc::{Planes, dv_mask_from_planes};
 #[cfg(all(test, target_arch = "aarch64"))]
 pub(crate) use {
     recompress::{expand, scalar_groups},
-    ubc::{dv_mask, dv_mask_reference, planes_portable, test_words, window},
+    ubc::{dv_mask_reference, planes_portable, test_words, window},
 };
 
 /// Data for the unit tests of the x86-64 kernels that detect collisions.

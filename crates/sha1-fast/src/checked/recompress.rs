@@ -141,6 +141,14 @@ pub(crate) struct Midstates {
 
 impl Midstates {
     /// The states of `w`'s compression from `ihv`, stepped with `groups`.
+    #[cfg_attr(
+        not(any(
+            test,
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )),
+        allow(dead_code)
+    )]
     pub(crate) fn stepped(ihv: &[u32; 5], w: &[u32; 80], groups: impl Groups) -> Midstates {
         let at60 = groups(*ihv, w, 0, 15);
         Midstates {
@@ -153,8 +161,8 @@ impl Midstates {
 /// A block the filter let through, with all that the recompression
 /// reads: the chaining values around it, its expanded message, its
 /// midstates and the filter's mask. The kernels that keep these as they
-/// go (the lanes, the SIMD-schedule kernel) hand them over whole.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+/// go (the lanes, the SIMD-schedule and scalar checked kernels) hand them
+/// over whole.
 pub(crate) struct SuspectBlock {
     pub(crate) ihv: [u32; 5],
     pub(crate) output: [u32; 5],
@@ -163,7 +171,6 @@ pub(crate) struct SuspectBlock {
     pub(crate) mask: u64,
 }
 
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 impl SuspectBlock {
     /// Whether the block is an attack block ([`is_attack`]).
     pub(crate) fn is_attack(&self, reduced_round: bool, groups: impl Groups) -> bool {

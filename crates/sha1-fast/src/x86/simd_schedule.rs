@@ -42,7 +42,7 @@ use core::arch::x86_64::{
 
 use crate::checked::{Midstates, SuspectBlock, dv_mask_from_planes};
 use crate::consts::K;
-use crate::rounds::{round, u32_op};
+use crate::rounds::{stored_rounds, u32_op};
 use crate::x86::avx2_lanes::Avx2;
 use crate::x86::filter_words::{MIRROR_GROUPS, Mirror};
 use crate::x86::planes::{ReversedGroups, planes};
@@ -70,24 +70,6 @@ impl Ssse3 {
 /// written while its rounds 64–79 still read the end).
 #[repr(C, align(16))]
 struct Wk([u32; 80]);
-
-/// Rounds `$t…` (literals) reading W + K from `$wk`; after each round the
-/// names are rebound ([a b c d e] ← [new a rotl30(b) c d]). f_t is chosen
-/// by `t` at compile time (the conditions are constants).
-macro_rules! rounds {
-    ($wk:ident, [$a:ident $b:ident $c:ident $d:ident $e:ident]; $($t:literal)*) => {
-        $(
-            if $t < 20 {
-                round!(u32_op, ch, $wk.0[$t], $a, $b, $c, $d, $e);
-            } else if $t < 40 || $t >= 60 {
-                round!(u32_op, parity, $wk.0[$t], $a, $b, $c, $d, $e);
-            } else {
-                round!(u32_op, maj, $wk.0[$t], $a, $b, $c, $d, $e);
-            }
-            ($a, $b, $c, $d, $e) = ($e, $a, $b, $c, $d);
-        )*
-    };
-}
 
 /// rotl(x, n) of each 32-bit lane (the two shifted halves are disjoint).
 macro_rules! vrol {
@@ -171,47 +153,47 @@ macro_rules! step {
 /// states before rounds 60 and 64 to `$mid`.
 macro_rules! block {
     ($wk:ident, $x:ident, $kv:ident, $bswap:ident, $next:ident, $mirror:ident, $mid:ident, [$a:ident $b:ident $c:ident $d:ident $e:ident]) => {
-        rounds!($wk, [$a $b $c $d $e]; 0 1 2 3);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 0 1 2 3);
         step!(r1 4, $x, $wk, $kv);
-        rounds!($wk, [$a $b $c $d $e]; 4 5 6 7);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 4 5 6 7);
         step!(r1 5, $x, $wk, $kv);
-        rounds!($wk, [$a $b $c $d $e]; 8 9 10 11);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 8 9 10 11);
         step!(r1 6, $x, $wk, $kv);
-        rounds!($wk, [$a $b $c $d $e]; 12 13 14 15);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 12 13 14 15);
         step!(r1 7, $x, $wk, $kv);
-        rounds!($wk, [$a $b $c $d $e]; 16 17 18 19);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 16 17 18 19);
         step!(r2 8, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 20 21 22 23);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 20 21 22 23);
         step!(r2 9, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 24 25 26 27);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 24 25 26 27);
         step!(r2 10, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 28 29 30 31);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 28 29 30 31);
         step!(r2 11, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 32 33 34 35);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 32 33 34 35);
         step!(r2 12, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 36 37 38 39);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 36 37 38 39);
         step!(r2 13, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 40 41 42 43);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 40 41 42 43);
         step!(r2 14, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 44 45 46 47);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 44 45 46 47);
         step!(r2 15, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 48 49 50 51);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 48 49 50 51);
         step!(r2 16, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 52 53 54 55);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 52 53 54 55);
         step!(r2 17, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 56 57 58 59);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 56 57 58 59);
         $mid.keep(0, [$a, $b, $c, $d, $e]);
         step!(r2 18, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 60 61 62 63);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 60 61 62 63);
         $mid.keep(1, [$a, $b, $c, $d, $e]);
         step!(r2 19, $x, $wk, $kv, $mirror);
-        rounds!($wk, [$a $b $c $d $e]; 64 65 66 67);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 64 65 66 67);
         step!(load 0, $x, $wk, $kv, $bswap, $next);
-        rounds!($wk, [$a $b $c $d $e]; 68 69 70 71);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 68 69 70 71);
         step!(load 1, $x, $wk, $kv, $bswap, $next);
-        rounds!($wk, [$a $b $c $d $e]; 72 73 74 75);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 72 73 74 75);
         step!(load 2, $x, $wk, $kv, $bswap, $next);
-        rounds!($wk, [$a $b $c $d $e]; 76 77 78 79);
+        stored_rounds!($wk.0, [$a $b $c $d $e]; 76 77 78 79);
         step!(load 3, $x, $wk, $kv, $bswap, $next);
     };
 }
