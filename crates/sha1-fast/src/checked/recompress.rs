@@ -24,9 +24,7 @@ use crate::consts::K;
 #[inline]
 pub(crate) fn expand(block: &[u8; 64]) -> [u32; 80] {
     let mut w = [0u32; 80];
-    for (word, bytes) in w.iter_mut().zip(block.as_chunks::<4>().0) {
-        *word = u32::from_be_bytes(*bytes);
-    }
+    w[..16].copy_from_slice(&crate::scalar::words(block));
     for t in 16..80 {
         w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
     }

@@ -375,9 +375,7 @@ impl<const ON: bool> MidstateKeeper<ON> {
 /// the stored W + K.
 fn schedule(block: &[u8; 64], wk: &Wk) -> [u32; 80] {
     let mut w = [0; 80];
-    for (word, bytes) in w.iter_mut().zip(block.as_chunks::<4>().0) {
-        *word = u32::from_be_bytes(*bytes);
-    }
+    w[..16].copy_from_slice(&crate::scalar::words(block));
     // One loop per round constant, so that each is a plain vector loop.
     for (round, k) in K.iter().enumerate() {
         let words = (20 * round).max(16)..20 * round + 20;
