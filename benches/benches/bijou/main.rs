@@ -9,20 +9,22 @@
 //! function is bijou-core, the one `cargo xtask bench` reports ratios against.
 //!
 //! After criterion, a measuring run (`cargo bench`, `cargo xtask bench`)
-//! prints the per-value loops of bijou-core and upstream `bijou64` again in
-//! interleaved tables, the two timed in turn round after round: their
-//! criterion medians are closer than run-to-run drift. Filter criterion out
+//! prints the per-value loops of bijou-core and its peers again in
+//! interleaved tables (`tables.rs`), all timed in turn round after round:
+//! their criterion medians are closer than run-to-run drift. Filter criterion out
 //! to get the tables alone: `cargo bench -p bijou-benches --bench bijou --
 //! '^none$'`.
 //!
 //! Only public APIs are called, bijou-core's included, so the numbers stay
 //! valid as its internals are optimised.
 
-use bijou_benches::{BATCH, Contender, Interleave, Stats, Stream, Workload, cycled, workloads};
+use bijou_benches::{BATCH, Stream, Workload, cycled, workloads};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
+
+mod tables;
 
 /// One implementation of a u64 varint, reduced to what the operations need.
 /// Methods are `#[inline(always)]` in every impl so each generic loop below
@@ -457,250 +459,11 @@ fn config() -> Criterion {
         .measurement_time(Duration::from_secs(2))
 }
 
-/// How the interleaved tables measure: 101 rounds, each timing every
-/// contender on 64 Ki values (16 batches, a few hundred microseconds).
-const INTERLEAVE: Interleave = Interleave {
-    rounds: 101,
-    sample_bytes: 16 * BATCH,
-    clock_links: 1 << 16,
-};
-
-/// The per-value loops the interleaved tables time, named as their
-/// criterion groups.
-#[derive(Clone, Copy)]
-enum Loop {
-    Encode,
-    Decode,
-    DecodeOffsets,
-}
-
-impl Loop {
-    fn group(self) -> &'static str {
-        match self {
-            Self::Encode => "varint-encode",
-            Self::Decode => "varint-decode",
-            Self::DecodeOffsets => "varint-decode-offsets",
-        }
-    }
-
-    /// `C`'s loop over `workload`, one batch a call, the batches in turn.
-    fn contender<C: Codec>(self, workload: &Workload) -> Contender<'static> {
-        let mut at = 0;
-        let run: Box<dyn FnMut()> = match self {
-            Self::Encode => {
-                let (batches, mut out) = (workload.batches.clone(), Vec::with_capacity(BATCH * 10));
-                Box::new(move || {
-                    encode_values::<C>(black_box(&batches[at]), &mut out);
-                    at = (at + 1) % batches.len();
-                })
-            }
-            Self::Decode | Self::DecodeOffsets => {
-                let (streams, mut out) = (streams::<C>(workload), vec![0; BATCH]);
-                let offsets = matches!(self, Self::DecodeOffsets);
-                Box::new(move || {
-                    let stream = black_box(&streams[at]);
-                    if offsets {
-                        decode_at_offsets::<C>(stream, &mut out);
-                    } else {
-                        black_box(decode_stream::<C>(stream, &mut out));
-                        black_box(&out);
-                    }
-                    at = (at + 1) % streams.len();
-                })
-            }
-        };
-        (C::NAME.to_owned(), run)
-    }
-}
-
-/// Formats `stats` (one per contender) as a table row's cells.
-fn cells(stats: &[Stats]) -> String {
-    // `Interleave` counts units per second; here a unit is a value.
-    stats
-        .iter()
-        .map(|s| format!(" {:.2} ns, {:.1} cycles |", 1e3 / s.rate, s.cpb))
-        .collect()
-}
-
-/// Prints a table's title after a blank line, then its header row (the
-/// first column a name, the others numbers) and the alignment row.
-fn table_head(title: &str, columns: &[&str]) {
-    bijou_benches::emit!("\n{title}");
-    bijou_benches::emit!("| {} |", columns.join(" | "));
-    bijou_benches::emit!("| :--- |{}", " ---: |".repeat(columns.len() - 1));
-}
-
-/// The per-value loops of bijou-core and upstream `bijou64` side by side.
-/// Both are one bijective decoder a value, and their criterion medians
-/// land within the drift between two runs of one binary (BENCHMARKS.md);
-/// timed in turn, round after round, the drift hits both alike and their
-/// ratio means something.
-fn interleaved_tables() {
-    let workloads = workloads();
-    for op in [Loop::Encode, Loop::DecodeOffsets] {
-        table_head(
-            &format!(
-                "{}: bijou-core against upstream bijou64 (interleaved medians: ns/value, cycles/value, upstream ÷ bijou-core)",
-                op.group()
-            ),
-            &["workload", BijouCore::NAME, Upstream::NAME],
-        );
-        for workload in &workloads {
-            let mut contenders = [
-                op.contender::<BijouCore>(workload),
-                op.contender::<Upstream>(workload),
-            ];
-            let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
-            bijou_benches::emit!(
-                "| {} |{} **{:.2}×** |",
-                workload.name,
-                cells(&stats).trim_end_matches('|'),
-                stats[0].rate / stats[1].rate,
-            );
-        }
-    }
-    decode_table(&workloads);
-    signed_decode_table(&workloads);
-}
-
-/// The stream decode loops of bijou-core, its batch decoder, both upstream
-/// crates, the two LEB128 decoders to beat and vu128, timed in turn; the
-/// ratios are bijou-core's time over the best peer's of each kind (lower is
-/// better: 0.50× is twice as fast), as issue 25's targets are stated.
-fn decode_table(workloads: &[Workload]) {
-    table_head(
-        "varint-decode: every peer, interleaved (medians: ns/value, cycles/value; ratios are time ÷ the best peer's time)",
-        &[
-            "workload",
-            "bijou-core",
-            "bijou-core-batch",
-            "bijou64",
-            "bijoux",
-            "prost",
-            "integer-encoding",
-            "vu128",
-            "core ÷ upstream",
-            "core ÷ LEB128",
-            "core ÷ vu128",
-            "batch ÷ upstream",
-        ],
-    );
-    for workload in workloads {
-        let op = Loop::Decode;
-        let mut contenders = [
-            op.contender::<BijouCore>(workload),
-            batch_contender(workload),
-            op.contender::<Upstream>(workload),
-            op.contender::<Bijoux>(workload),
-            op.contender::<Prost>(workload),
-            op.contender::<IntegerEncoding>(workload),
-            op.contender::<Vu128>(workload),
-        ];
-        let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
-        let time = |i: usize| 1.0 / stats[i].rate;
-        let best = |peers: &[usize]| peers.iter().map(|&i| time(i)).fold(f64::INFINITY, f64::min);
-        bijou_benches::emit!(
-            "| {} |{} {:.2}× | {:.2}× | {:.2}× | {:.2}× |",
-            workload.name,
-            cells(&stats),
-            time(0) / best(&[2, 3]),
-            time(0) / best(&[4, 5]),
-            time(0) / time(6),
-            time(1) / best(&[2, 3]),
-        );
-    }
-}
-
-/// The signed batch decoder against the signed per-value loop and the
-/// unsigned batch decoder, on the same streams read as bijou64s (any bytes
-/// that decode as bijou64 decode as bijou64s, to the zigzag images).
-fn signed_decode_table(workloads: &[Workload]) {
-    table_head(
-        "varint-decode-signed: bijou64s on the same streams (interleaved medians: ns/value, cycles/value; ratios are time ÷ time)",
-        &[
-            "workload",
-            "bijou64s decode loop",
-            "bijou64s decode_batch",
-            "bijou64 decode_batch",
-            "signed batch ÷ loop",
-            "signed ÷ unsigned batch",
-        ],
-    );
-    for workload in workloads {
-        let mut contenders = [
-            signed_loop_contender(workload),
-            signed_batch_contender(workload),
-            batch_contender(workload),
-        ];
-        let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
-        let time = |i: usize| 1.0 / stats[i].rate;
-        bijou_benches::emit!(
-            "| {} |{} {:.2}× | {:.2}× |",
-            workload.name,
-            cells(&stats),
-            time(1) / time(0),
-            time(1) / time(2),
-        );
-    }
-}
-
-/// A `while` loop of `bijou64s::decode` over `workload`'s streams.
-fn signed_loop_contender(workload: &Workload) -> Contender<'static> {
-    let (streams, mut out, mut at) = (streams::<BijouCore>(workload), vec![0i64; BATCH], 0);
-    let run = Box::new(move || {
-        let s = black_box(&streams[at]);
-        let (mut pos, mut k) = (0, 0);
-        while pos < s.len {
-            let (value, len) = bijou_core::bijou64s::decode(&s.bytes[pos..]).expect("valid stream");
-            out[k] = value;
-            (pos, k) = (pos + len, k + 1);
-        }
-        black_box(&out);
-        at = (at + 1) % streams.len();
-    });
-    ("bijou64s-loop".to_owned(), run)
-}
-
-/// `decode_batch` over `workload`'s streams, one batch a call, in turn.
-fn batch_contender(workload: &Workload) -> Contender<'static> {
-    batch_contender_with(workload, BATCH_NAME, bijou_core::bijou64::decode_batch)
-}
-
-/// `bijou64s::decode_batch` over `workload`'s streams, one batch a call.
-fn signed_batch_contender(workload: &Workload) -> Contender<'static> {
-    batch_contender_with(
-        workload,
-        "bijou64s-batch",
-        bijou_core::bijou64s::decode_batch,
-    )
-}
-
-/// A width's `decode_batch`.
-type DecodeBatch<T> = fn(&[u8], &mut [T]) -> Result<(usize, usize), bijou_core::BatchDecodeError>;
-
-/// `decode_batch`, named `name`, over `workload`'s streams, one batch a
-/// call, in turn.
-fn batch_contender_with<T: Copy + Default + 'static>(
-    workload: &Workload,
-    name: &str,
-    decode_batch: DecodeBatch<T>,
-) -> Contender<'static> {
-    let (streams, mut out, mut at) = (streams::<BijouCore>(workload), vec![T::default(); BATCH], 0);
-    let run = Box::new(move || {
-        let s = black_box(&streams[at]);
-        let done = decode_batch(&s.bytes[..s.len], &mut out);
-        black_box(done.expect("valid stream"));
-        black_box(&out);
-        at = (at + 1) % streams.len();
-    });
-    (name.to_owned(), run)
-}
-
 fn main() {
     let mut criterion = config().configure_from_args();
     varints(&mut criterion);
     criterion.final_summary();
     if bijou_benches::is_measuring_run() {
-        interleaved_tables();
+        tables::interleaved_tables();
     }
 }
