@@ -96,6 +96,7 @@ fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
     for (pass, chunk) in spills.chunks(LANES).enumerate() {
         let (mut passed, sliced) = pass_masks(chunk);
         suspects |= u32::from(passed) << (pass * LANES);
+        masks[pass * LANES..][..chunk.len()].fill(0);
         if passed != 0 {
             let mut out = [0u32; LANES];
             // SAFETY: `out` is 64 writable bytes.
