@@ -93,13 +93,17 @@ const fn both(v: u32) -> u64 {
 #[inline(never)]
 fn suspects(spills: &[Spill], masks: &mut [u64]) -> u32 {
     let mut suspects = 0;
-    for (pair, (spills, masks)) in spills.chunks(2).zip(masks.chunks_mut(2)).enumerate() {
+    for (pair, spills) in spills.chunks(2).enumerate() {
         let a = spills[0].window();
         let b = spills.get(1).map_or(a, Spill::window);
         let sliced = pair_masks(a, b);
-        for (i, mask) in masks.iter_mut().enumerate().take(spills.len()) {
-            *mask = to_mask((sliced >> (32 * i)) as u32);
-            suspects |= u32::from(*mask != 0) << (2 * pair + i);
+        let first = to_mask(sliced as u32);
+        masks[2 * pair] = first;
+        suspects |= u32::from(first != 0) << (2 * pair);
+        if spills.len() == 2 {
+            let second = to_mask((sliced >> 32) as u32);
+            masks[2 * pair + 1] = second;
+            suspects |= u32::from(second != 0) << (2 * pair + 1);
         }
     }
     suspects
