@@ -1,8 +1,9 @@
 //! The SHA-1 round (FIPS 180-4 §6.1.2, step 3), written once for every
-//! kernel that runs it on general-purpose words: the scalar core (`u32`),
-//! the SIMD-schedule kernel and the scalar checked kernel (`u32`, with
-//! W_t + K_t read from memory) and the AVX2 lanes (eight `u32`s in a
-//! `__m256i`).
+//! kernel that runs it on general-purpose words: the scalar core and the
+//! scalar checked kernel (`u32`, the schedule in a ring of 16 words or of
+//! all 80), the SIMD-schedule kernel (`u32`, with W_t + K_t read from
+//! memory) and the AVX2 and AVX-512 lanes (eight or sixteen `u32`s a
+//! vector).
 //!
 //! Each caller names a macro that spells its word's operations:
 //! `op!(add, x, y)` (wrapping), `op!(xor, x, y)`, `op!(and, x, y)`,
@@ -70,23 +71,26 @@ macro_rules! round {
     };
 }
 
-/// Round `$t` of a block whose schedule lives in a 16-word ring `$w` (the
-/// block's words at first): from round 16 on, W_t first replaces
-/// W_{t−16} in its slot.
+/// Round `$t` of a block whose schedule lives in a ring `$w` of 16
+/// words, or of 80 to keep the whole schedule (the block's words at
+/// first): from round 16 on, W_t first replaces W_{t−16} in its slot, or
+/// fills its own. The ring's length is a constant, so every index folds
+/// to a literal.
 macro_rules! ring_round {
     ($op:ident, $w:ident, $t:literal, $f:ident, $k:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        let n = $w.len();
         if $t >= 16 {
-            $w[$t % 16] = $op!(
+            $w[$t % n] = $op!(
                 rol,
                 $op!(
                     xor,
-                    $op!(xor, $w[($t + 13) % 16], $w[($t + 8) % 16]),
-                    $op!(xor, $w[($t + 2) % 16], $w[$t % 16])
+                    $op!(xor, $w[($t + n - 3) % n], $w[($t + n - 8) % n]),
+                    $op!(xor, $w[($t + n - 14) % n], $w[($t + n - 16) % n])
                 ),
                 1
             );
         }
-        $crate::rounds::round!($op, $f, $op!(add, $w[$t % 16], $k), $a, $b, $c, $d, $e);
+        $crate::rounds::round!($op, $f, $op!(add, $w[$t % n], $k), $a, $b, $c, $d, $e);
     };
 }
 
@@ -118,6 +122,7 @@ macro_rules! ring_block {
 /// ([a b c d e] ← [new a rotl30(b) c d]), so that they always hold the
 /// state. f_t is chosen by `t` at compile time (the conditions are
 /// constants).
+#[cfg(target_arch = "x86_64")]
 macro_rules! stored_rounds {
     ($wk:expr, [$a:ident $b:ident $c:ident $d:ident $e:ident]; $($t:literal)*) => {
         $(
@@ -133,4 +138,6 @@ macro_rules! stored_rounds {
     };
 }
 
-pub(crate) use {f, ring_block, ring_round, ring_rounds, round, stored_rounds, u32_op};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use stored_rounds;
+pub(crate) use {f, ring_block, ring_round, ring_rounds, round, u32_op};

@@ -20,7 +20,13 @@ use super::dv::{DVS, MESSAGE_DIFFERENCES};
 use super::ubc::ALL_DVS;
 use crate::consts::K;
 
-/// The expanded message of `block` (FIPS 180-4 §6.1.2, step 1).
+/// The expanded message of `block` (FIPS 180-4 §6.1.2, step 1): for the
+/// kernels that hand over only a suspect's block, and the tests' oracle.
+#[cfg(any(
+    test,
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 #[inline]
 pub(crate) fn expand(block: &[u8; 64]) -> [u32; 80] {
     let mut w = [0u32; 80];

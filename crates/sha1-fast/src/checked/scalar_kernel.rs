@@ -1,14 +1,15 @@
-//! The scalar core's checked compression: each block expanded once, for
-//! the rounds and for the portable filter alike, the states before steps
-//! 60 and 64 kept on the way, and a block the filter lets through handed
-//! to the recompression whole ([`SuspectBlock`]). The plain core makes its
-//! schedule in a 16-word ring instead, which the filter cannot read, so
-//! checking beside it meant expanding every block a second time.
+//! The scalar core's checked compression: the plain core's rounds with
+//! the schedule kept whole (an 80-word ring instead of 16), so that the
+//! portable filter reads the words the rounds made, the states before
+//! steps 60 and 64 kept on the way, and a block the filter lets through
+//! handed to the recompression whole ([`SuspectBlock`]). Expanding each
+//! block in a pass of its own before its rounds cost a third more
+//! (`docs/sha1-checked.md`).
 
-use super::recompress::{Midstates, SuspectBlock, expand};
-use super::ubc::{dv_mask, window};
+use super::recompress::{Midstates, SuspectBlock};
+use super::ubc::{add_to_planes, dv_mask_from_planes};
 use crate::consts::K;
-use crate::rounds::{stored_rounds, u32_op};
+use crate::rounds::{ring_rounds, u32_op};
 
 /// Compresses `blocks` into `state`, handing each block the filter lets
 /// through to `is_attack`, and stops before the first attack block,
@@ -23,21 +24,34 @@ pub(super) fn compress_checked(
     let k = core::hint::black_box(K);
     let mut h = *state;
     for (i, block) in blocks.iter().enumerate() {
-        let w = expand(block);
-        let wk = plus_k(&w, &k);
+        let mut w = [0; 80];
+        w[..16].copy_from_slice(&crate::scalar::words(block));
         let [mut a, mut b, mut c, mut d, mut e] = h;
-        stored_rounds!(wk, [a b c d e];
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19
-            20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39
-            40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59);
+        ring_rounds!(u32_op, w, ch, k[0], [a b c d e];
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
+        ring_rounds!(u32_op, w, parity, k[1], [a b c d e];
+            20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39);
+        // The filter's planes take each eight words of its window as soon
+        // as the rounds have made them, so that its work overlaps theirs.
+        let mut planes = [0; 11];
+        add_to_planes(&mut planes, 0, &w[32..40]);
+        ring_rounds!(u32_op, w, maj, k[2], [a b c d e]; 40 41 42 43 44 45 46 47);
+        add_to_planes(&mut planes, 1, &w[40..48]);
+        // Each round turns the names by one: by three after eight rounds.
+        ring_rounds!(u32_op, w, maj, k[2], [c d e a b]; 48 49 50 51 52 53 54 55);
+        add_to_planes(&mut planes, 2, &w[48..56]);
+        ring_rounds!(u32_op, w, maj, k[2], [e a b c d]; 56 57 58 59);
         let at60 = [a, b, c, d, e];
-        stored_rounds!(wk, [a b c d e]; 60 61 62 63);
-        let at64 = [a, b, c, d, e];
-        stored_rounds!(wk, [a b c d e];
-            64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+        ring_rounds!(u32_op, w, parity, k[3], [a b c d e]; 60 61 62 63);
+        add_to_planes(&mut planes, 3, &w[56..64]);
+        let at64 = [b, c, d, e, a];
+        ring_rounds!(u32_op, w, parity, k[3], [b c d e a]; 64 65 66 67);
+        add_to_planes(&mut planes, 4, &w[64..68]);
+        let mask = dv_mask_from_planes(&planes);
+        ring_rounds!(u32_op, w, parity, k[3], [c d e a b];
+            68 69 70 71 72 73 74 75 76 77 78 79);
         let ihv = h;
         h = core::array::from_fn(|j| ihv[j].wrapping_add([a, b, c, d, e][j]));
-        let mask = dv_mask(window(&w));
         if mask != 0 {
             let suspect = || SuspectBlock {
                 ihv,
@@ -66,18 +80,6 @@ fn judge(
     is_attack: &mut impl FnMut(&SuspectBlock) -> bool,
 ) -> bool {
     is_attack(&suspect())
-}
-
-/// W_t + K_t for every t, one loop per round constant.
-#[inline(always)]
-fn plus_k(w: &[u32; 80], k: &[u32; 4]) -> [u32; 80] {
-    let mut wk = [0; 80];
-    for ((out, words), k) in wk.chunks_exact_mut(20).zip(w.chunks_exact(20)).zip(k) {
-        for (out, word) in out.iter_mut().zip(words) {
-            *out = word.wrapping_add(*k);
-        }
-    }
-    wk
 }
 
 #[cfg(test)]

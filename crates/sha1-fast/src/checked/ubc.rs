@@ -33,9 +33,11 @@ use super::dv::{DVS, Dv, one, two};
 pub(crate) const WINDOW_START: usize = 32;
 /// How many words from [`WINDOW_START`] the filter reads (W\[32..68\]: the
 /// relations read W\[35..=64\], and planes start on a multiple of four).
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
 pub(crate) const WINDOW_LEN: usize = 36;
 
 /// The words [`dv_mask`] reads: W\[32..68\].
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
 pub(crate) type Window = [u32; WINDOW_LEN];
 
 /// One relation: bit `i` of W\[a\] xor bit `j` of W\[b\] equals `value`
@@ -443,31 +445,40 @@ pub(crate) type Planes = [u64; PLANE_BITS.len()];
 /// [`Planes`] with scalar operations: eight words' low bytes (and top
 /// bytes) packed into a `u64`, then one multiplication per plane gathers
 /// one bit of each byte into one byte.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline]
 pub(crate) fn planes_portable(window: &Window) -> Planes {
+    let mut planes = [0u64; PLANE_BITS.len()];
+    for (chunk, words) in window.chunks(8).enumerate() {
+        add_to_planes(&mut planes, chunk, words);
+    }
+    planes
+}
+
+/// Adds W\[32 + 8`chunk`..\] (`words`, at most eight) to `planes`, as
+/// [`planes_portable`] does each eight: a kernel can add each eight as
+/// soon as its rounds have made them.
+#[inline(always)]
+pub(super) fn add_to_planes(planes: &mut Planes, chunk: usize, words: &[u32]) {
     /// Bit 0 of each byte of `x`, gathered into the top byte (byte k's
     /// bit lands at bit 56 + k, and no two partial products overlap),
     /// then shifted down.
     fn gather(x: u64) -> u64 {
         ((x & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56
     }
-    let mut planes = [0u64; PLANE_BITS.len()];
-    for (chunk, words) in window.chunks(8).enumerate() {
-        let (mut low, mut high) = (0u64, 0u64);
-        for (k, &word) in words.iter().enumerate() {
-            low |= u64::from(word & 0xFF) << (8 * k);
-            high |= u64::from(word >> 24) << (8 * k);
-        }
-        for (p, (plane, &bit)) in planes.iter_mut().zip(&PLANE_BITS).enumerate() {
-            let bytes = if p < 8 {
-                low >> bit
-            } else {
-                high >> (bit - 24)
-            };
-            *plane |= gather(bytes) << (8 * chunk);
-        }
+    let (mut low, mut high) = (0u64, 0u64);
+    for (k, &word) in words.iter().enumerate() {
+        low |= u64::from(word & 0xFF) << (8 * k);
+        high |= u64::from(word >> 24) << (8 * k);
     }
-    planes
+    for (p, (plane, &bit)) in planes.iter_mut().zip(&PLANE_BITS).enumerate() {
+        let bytes = if p < 8 {
+            low >> bit
+        } else {
+            high >> (bit - 24)
+        };
+        *plane |= gather(bytes) << (8 * chunk);
+    }
 }
 
 /// Runs `$body` with `$i` bound to each listed index as a constant, so
@@ -525,6 +536,7 @@ pub(crate) fn dv_mask_from_planes(planes: &Planes) -> u64 {
 
 /// The vectors whose relations all hold for the expanded message whose
 /// words 32..68 are `window`.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline]
 pub(crate) fn dv_mask(window: &Window) -> u64 {
     dv_mask_from_planes(&planes_portable(window))
@@ -574,6 +586,7 @@ pub(crate) fn test_words(count: usize) -> impl Iterator<Item = [u32; 80]> {
 }
 
 /// W\[32..68\] of `w`: the words [`dv_mask`] reads.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
 pub(crate) fn window(w: &[u32; 80]) -> &Window {
     w[WINDOW_START..][..WINDOW_LEN]
         .try_into()
