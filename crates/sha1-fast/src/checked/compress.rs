@@ -1,5 +1,5 @@
-//! Each engine's checked compression: the filter beside (or before) the
-//! compression, and the recompression of the blocks it lets through.
+//! Each engine's checked compression: the filter beside the compression,
+//! and the recompression of the blocks it lets through.
 
 use super::recompress;
 use crate::buffer::BLOCK;
@@ -32,22 +32,31 @@ pub(super) fn compress_checked(
             let is_attack = suspect_is_attack(None, reduced_round);
             token.compress_checked(state, blocks, avx2, is_attack)
         }
+        // The Wasm SIMD kernel's rounds are scalar too, and the scalar
+        // kernel makes the filter's planes as its rounds go: 1.7 times as
+        // fast as a filter pass before the SIMD kernel (docs/wasm.md).
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Engine::Simd128 => compress_filtered(engine, state, blocks, reduced_round),
-        Engine::Scalar => super::scalar_kernel::compress_checked(state, blocks, |s| {
-            s.is_attack(reduced_round, recompress::scalar_groups)
-        }),
+        Engine::Simd128 => compress_checked_scalar(state, blocks, reduced_round),
+        Engine::Scalar => compress_checked_scalar(state, blocks, reduced_round),
     }
+}
+
+/// [`compress_checked`] on the scalar kernel.
+fn compress_checked_scalar(
+    state: &mut [u32; 5],
+    blocks: &[[u8; BLOCK]],
+    reduced_round: bool,
+) -> Option<usize> {
+    super::scalar_kernel::compress_checked(state, blocks, |s| {
+        s.is_attack(reduced_round, recompress::scalar_groups)
+    })
 }
 
 /// The recompression's verdict on a block the filter let through, for the
 /// kernels that hand over only the chaining values and the block: its
 /// expanded message and midstates are recomputed here (rarely: about one
 /// block in twenty of random data).
-#[cfg(any(
-    target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(target_arch = "aarch64")]
 fn is_attack_block(
     ihv: &[u32; 5],
     output: &[u32; 5],
@@ -59,47 +68,6 @@ fn is_attack_block(
     let w = recompress::expand(block);
     let mid = recompress::Midstates::stepped(ihv, &w, groups);
     recompress::is_attack(ihv, output, &w, &mid, mask, reduced_round, groups)
-}
-
-/// [`compress_checked`] for the Wasm SIMD kernel, which does not filter:
-/// the portable filter finds the first suspect block,
-/// the clean run before it is compressed with the engine, the suspect
-/// alone with the recompression test.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn compress_filtered(
-    engine: Engine,
-    state: &mut [u32; 5],
-    blocks: &[[u8; BLOCK]],
-    reduced_round: bool,
-) -> Option<usize> {
-    let filter = |block: &_| super::ubc::dv_mask(super::ubc::window(&recompress::expand(block)));
-    let mut rest = blocks;
-    while !rest.is_empty() {
-        let Some((i, mask)) = rest
-            .iter()
-            .enumerate()
-            .find_map(|(i, block)| Some((i, filter(block))).filter(|&(_, mask)| mask != 0))
-        else {
-            engine.compress(state, rest);
-            return None;
-        };
-        engine.compress(state, &rest[..i]);
-        let ihv = *state;
-        engine.compress(state, &rest[i..=i]);
-        if is_attack_block(
-            &ihv,
-            state,
-            &rest[i],
-            mask,
-            reduced_round,
-            recompress::scalar_groups,
-        ) {
-            *state = ihv;
-            return Some(blocks.len() - rest.len() + i);
-        }
-        rest = &rest[i + 1..];
-    }
-    None
 }
 
 /// The recompression on SHA-NI, for [`crate::x86::shani::ShaNi`]'s checked

@@ -22,11 +22,7 @@ use crate::consts::K;
 
 /// The expanded message of `block` (FIPS 180-4 §6.1.2, step 1): for the
 /// kernels that hand over only a suspect's block, and the tests' oracle.
-#[cfg(any(
-    test,
-    target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(any(test, target_arch = "aarch64"))]
 #[inline]
 pub(crate) fn expand(block: &[u8; 64]) -> [u32; 80] {
     let mut w = [0u32; 80];
@@ -145,14 +141,7 @@ pub(crate) struct Midstates {
 
 impl Midstates {
     /// The states of `w`'s compression from `ihv`, stepped with `groups`.
-    #[cfg_attr(
-        not(any(
-            test,
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        )),
-        allow(dead_code)
-    )]
+    #[cfg(any(test, target_arch = "aarch64"))]
     pub(crate) fn stepped(ihv: &[u32; 5], w: &[u32; 80], groups: impl Groups) -> Midstates {
         let at60 = groups(*ihv, w, 0, 15);
         Midstates {

@@ -33,11 +33,11 @@ use super::dv::{DVS, Dv, one, two};
 pub(crate) const WINDOW_START: usize = 32;
 /// How many words from [`WINDOW_START`] the filter reads (W\[32..68\]: the
 /// relations read W\[35..=64\], and planes start on a multiple of four).
-#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(test)]
 pub(crate) const WINDOW_LEN: usize = 36;
 
 /// The words [`dv_mask`] reads: W\[32..68\].
-#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(test)]
 pub(crate) type Window = [u32; WINDOW_LEN];
 
 /// One relation: bit `i` of W\[a\] xor bit `j` of W\[b\] equals `value`
@@ -445,7 +445,7 @@ pub(crate) type Planes = [u64; PLANE_BITS.len()];
 /// [`Planes`] with scalar operations: eight words' low bytes (and top
 /// bytes) packed into a `u64`, then one multiplication per plane gathers
 /// one bit of each byte into one byte.
-#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(test)]
 #[inline]
 pub(crate) fn planes_portable(window: &Window) -> Planes {
     let mut planes = [0u64; PLANE_BITS.len()];
@@ -536,7 +536,7 @@ pub(crate) fn dv_mask_from_planes(planes: &Planes) -> u64 {
 
 /// The vectors whose relations all hold for the expanded message whose
 /// words 32..68 are `window`.
-#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(test)]
 #[inline]
 pub(crate) fn dv_mask(window: &Window) -> u64 {
     dv_mask_from_planes(&planes_portable(window))
@@ -586,7 +586,7 @@ pub(crate) fn test_words(count: usize) -> impl Iterator<Item = [u32; 80]> {
 }
 
 /// W\[32..68\] of `w`: the words [`dv_mask`] reads.
-#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(test)]
 pub(crate) fn window(w: &[u32; 80]) -> &Window {
     w[WINDOW_START..][..WINDOW_LEN]
         .try_into()
