@@ -192,15 +192,7 @@ fn length_chain_table(workloads: &[Workload]) {
             Loop::Decode.contender::<Upstream>(workload),
             chain,
         ];
-        let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
-        let time = |i: usize| 1.0 / stats[i].rate;
-        bijou_benches::emit!(
-            "| {} |{} {:.2}× | {:.2}× |",
-            workload.name,
-            cells(&stats),
-            time(2) / time(1),
-            time(0) / time(2),
-        );
+        ratio_row(workload, &mut contenders, [(2, 1), (0, 2)]);
     }
 }
 
@@ -250,16 +242,24 @@ fn signed_decode_table(workloads: &[Workload]) {
             signed_batch_contender(workload),
             batch_contender(workload),
         ];
-        let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
-        let time = |i: usize| 1.0 / stats[i].rate;
-        bijou_benches::emit!(
-            "| {} |{} {:.2}× | {:.2}× |",
-            workload.name,
-            cells(&stats),
-            time(1) / time(0),
-            time(1) / time(2),
-        );
+        ratio_row(workload, &mut contenders, [(1, 0), (1, 2)]);
     }
+}
+
+/// Times `contenders` in turn on `workload` and prints its row: each
+/// contender's cells, then for each `(i, j)` contender i's time over
+/// contender j's.
+fn ratio_row(workload: &Workload, contenders: &mut [Contender<'_>], ratios: [(usize, usize); 2]) {
+    let (stats, _) = INTERLEAVE.run(contenders, BATCH);
+    let time = |i: usize| 1.0 / stats[i].rate;
+    let [(a, b), (c, d)] = ratios;
+    bijou_benches::emit!(
+        "| {} |{} {:.2}× | {:.2}× |",
+        workload.name,
+        cells(&stats),
+        time(a) / time(b),
+        time(c) / time(d),
+    );
 }
 
 /// A `while` loop of `bijou64s::decode` over `workload`'s streams.
