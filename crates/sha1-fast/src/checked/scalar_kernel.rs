@@ -7,7 +7,7 @@
 //! (`docs/sha1-checked.md`).
 
 use super::recompress::{Midstates, SuspectBlock};
-use super::ubc::{add_to_planes, dv_mask_from_planes};
+use super::ubc::{Planes, add_to_planes, dv_mask_from_planes};
 use crate::consts::K;
 use crate::rounds::{ring_rounds, u32_op};
 
@@ -33,7 +33,7 @@ pub(super) fn compress_checked(
             20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39);
         // The filter's planes take each eight words of its window as soon
         // as the rounds have made them, so that its work overlaps theirs.
-        let mut planes = [0; 11];
+        let mut planes = Planes::default();
         add_to_planes(&mut planes, 0, &w[32..40]);
         ring_rounds!(u32_op, w, maj, k[2], [a b c d e]; 40 41 42 43 44 45 46 47);
         add_to_planes(&mut planes, 1, &w[40..48]);

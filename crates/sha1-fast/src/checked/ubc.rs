@@ -442,9 +442,8 @@ const ORDERED: [Check; CHECK_COUNT] = {
 /// W\[32 + t\].
 pub(crate) type Planes = [u64; PLANE_BITS.len()];
 
-/// [`Planes`] with scalar operations: eight words' low bytes (and top
-/// bytes) packed into a `u64`, then one multiplication per plane gathers
-/// one bit of each byte into one byte.
+/// [`Planes`] of a whole window with scalar operations, eight words at a
+/// time ([`add_to_planes`]): the form the SIMD planes are tested against.
 #[cfg(test)]
 #[inline]
 pub(crate) fn planes_portable(window: &Window) -> Planes {
@@ -455,9 +454,10 @@ pub(crate) fn planes_portable(window: &Window) -> Planes {
     planes
 }
 
-/// Adds W\[32 + 8`chunk`..\] (`words`, at most eight) to `planes`, as
-/// [`planes_portable`] does each eight: a kernel can add each eight as
-/// soon as its rounds have made them.
+/// Adds W\[32 + 8`chunk`..\] (`words`, at most eight) to `planes`: their
+/// low bytes (and top bytes) packed into a `u64`, then one multiplication
+/// per plane gathers one bit of each byte into one byte. A kernel can add
+/// each eight as soon as its rounds have made them.
 #[inline(always)]
 pub(super) fn add_to_planes(planes: &mut Planes, chunk: usize, words: &[u32]) {
     /// Bit 0 of each byte of `x`, gathered into the top byte (byte k's
