@@ -364,7 +364,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn sha_ni_groups_equal_scalar_groups() {
-        let Some(token) = crate::x86::shani::ShaNi::detect() else {
+        let Some(token) = crate::arch::x86_64::cpu::ShaNi::detect() else {
             return;
         };
         let w = expand(&core::array::from_fn(|i| (i * 91 + 7) as u8));

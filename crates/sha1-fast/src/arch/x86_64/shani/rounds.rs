@@ -17,6 +17,7 @@
 
 use crate::Digest;
 use crate::INITIAL_STATE;
+use crate::arch::x86_64::cpu::ShaNi;
 use crate::lanes;
 use crate::pad::Padded;
 use core::arch::x86_64::{
@@ -37,13 +38,6 @@ const LANES: usize = 5;
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone: one lane is faster as a single stream.
 const MIN_LANES: usize = 2;
-
-detection_token! {
-    /// Proof that the CPU has the SHA extensions, and SSE4.1 and what it
-    /// implies, which every SHA-capable x86 CPU has but which the code
-    /// also uses.
-    ShaNi: "sha", "sse2", "sse3", "ssse3", "sse4.1"
-}
 
 impl ShaNi {
     /// [`crate::compress`] on this backend, over the blocks of each part

@@ -40,18 +40,15 @@ use core::arch::x86_64::{
     _mm_slli_si128, _mm_srli_epi32, _mm_srli_si128, _mm_sub_epi32, _mm_xor_si128,
 };
 
-use crate::checked::{Midstates, SuspectBlock, dv_mask_from_planes};
+use super::planes::planes;
+use crate::arch::x86_64::cpu::{Avx2, Ssse3};
+use crate::arch::x86_64::spill::{MIRROR_GROUPS, Mirror, ReversedGroups};
+use crate::checked::recompress::Midstates;
+use crate::checked::recompress::SuspectBlock;
+use crate::checked::ubc::dv_mask_from_planes;
 use crate::consts::K;
 use crate::rounds::{stored_rounds, u32_op};
-use crate::x86::avx2_lanes::Avx2;
-use crate::x86::filter_words::{MIRROR_GROUPS, Mirror};
-use crate::x86::planes::{ReversedGroups, planes};
 use core::mem::MaybeUninit;
-
-detection_token! {
-    /// Proof that the CPU has SSSE3 (and SSE3, which it implies).
-    Ssse3: "ssse3", "sse3", "sse2"
-}
 
 impl Ssse3 {
     /// [`crate::compress`] on this backend, over the blocks of each part
@@ -202,7 +199,7 @@ macro_rules! block {
 /// Also the single-stream finisher of the AVX2 lanes, whose token
 /// checks SSSE3 too.
 #[target_feature(enable = "ssse3")]
-pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+pub(crate) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     compress_blocks_filtered::<false, false>(state, blocks, None, |_| false);
 }
 
@@ -404,8 +401,8 @@ fn window(wk: &Wk, kv: &[__m128i; 4]) -> ReversedGroups {
 #[cfg(test)]
 mod tests {
     use super::Ssse3;
+    use crate::arch::x86_64::cpu::Avx2;
     use crate::checked::kernel_tests;
-    use crate::x86::avx2_lanes::Avx2;
 
     /// The filter's forms this CPU has: the SSSE3 planes and the scalar
     /// checks, and the per-block AVX2 form where there is AVX2.
