@@ -132,7 +132,7 @@ pub(crate) fn scalar_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: 
 
 /// The states of a block's compression before steps 60 and 64, where the
 /// recompression starts: a kernel that keeps them hands them over, others
-/// step them from the chaining value ([`Midstates::stepped`]).
+/// step them from the chaining value (`Midstates::stepped`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Midstates {
     pub(crate) at60: [u32; 5],

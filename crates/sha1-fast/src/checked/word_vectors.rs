@@ -13,7 +13,7 @@
 //! vectors. 156 relations make 34 word vectors.
 //!
 //! `failures` (a test aid) evaluates the table one lane at a time, the
-//! oracle for the SIMD form ([`crate::x86`]'s `filter_words`).
+//! oracle for the SIMD form (`arch/x86_64/avx2/words.rs`).
 
 use super::sliced::from_mask;
 use super::ubc::{CONDITIONS, greedy_order};

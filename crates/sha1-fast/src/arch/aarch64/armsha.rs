@@ -45,7 +45,7 @@ use core::arch::aarch64::{
 /// 80 cycles of round latency, so a second stream fills the pipe and a
 /// third would only wait; on Apple's M1 the unit is busy 132 cycles a
 /// block even for one stream, and lanes neither gain nor lose
-/// (docs/sha1.md). Not measured: no aarch64 machine was at hand.
+/// (docs/sha1.md has these bounds; they are not measurements).
 const LANES: usize = 2;
 
 /// Below this many busy lanes (when the messages have run out), each

@@ -31,8 +31,8 @@ unsafe impl LaneVector for __m512i {
     const LANES: usize = 16;
 }
 
-/// A lane kernel with the collision filter ([`crate::x86::avx512_lanes`],
-/// [`crate::x86::avx2_lanes`]).
+/// A lane kernel with the collision filter ([`crate::arch::x86_64::avx512::lanes`],
+/// [`crate::arch::x86_64::avx2::lanes`]).
 pub(crate) trait CheckedLanes: Copy {
     /// The messages through [`crate::lanes::run_flagging`] on the
     /// kernel's lanes: a message is flagged when `is_attack` says one of
@@ -228,7 +228,7 @@ pub(crate) fn steps_equal_the_scalar_steps<const LANES: usize>(
 /// `compress_lanes(states, blocks)`, `step_checked(states, blocks,
 /// active, kept, is_attack)` (which returns the lanes it flags),
 /// `MIN_LANES` and the `$features` its `#[target_feature]` code enables;
-/// and tests that step with [`steps_equal_the_scalar_steps`].
+/// and tests that step with `steps_equal_the_scalar_steps`.
 macro_rules! lane_kernel {
     ($token:ident, $features:literal, $lanes:expr) => {
         impl $token {

@@ -18,12 +18,11 @@
 //! and all 80 rounds then run lane-wise with add/xor/and/or and rotates as
 //! shift pairs (AVX2 has no vector rotate).
 //!
-//! What bounds it (measured on Zen 5, see `docs/sha1.md`):
-//! a round's critical path a → (shift, shift) → or → add → next a is three
-//! dependent vector operations, and simple vector integer operations have
-//! a two-cycle latency there, so 80 rounds take at least 480 cycles for
-//! the eight blocks (0.94 cycles/byte); the per-call transposition of the
-//! eight states between `[[u32; 5]; 8]` and vectors adds about 8%.
+//! What bounds it: a round's critical path a → (shift, shift) → or → add →
+//! next a is three dependent vector operations, each of two cycles'
+//! latency on Zen 5, so 80 rounds take at least 480 cycles for the eight
+//! blocks; the transposition of the eight states between `[[u32; 5]; 8]`
+//! and vectors comes on top.
 //!
 //! Required CPU feature: **`avx2`** (with the OS saving the YMM
 //! registers). The only way in is through [`Avx2`], a token that
@@ -47,8 +46,8 @@ use crate::rounds::{ring_block, round};
 
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone on the SIMD-schedule kernel: an eight-lane step costs
-/// the same however many lanes are busy, and one lane of it runs at about
-/// 460 MB/s against 1 600 MB/s for a single stream.
+/// the same however many lanes are busy, and one lane of it is several
+/// times slower than a single stream.
 const MIN_LANES: usize = 4;
 
 lane_kernel!(Avx2, "avx2", 8);

@@ -1,7 +1,7 @@
 //! The collision filter ([`crate::checked`]) bit-sliced on AVX2: eight
 //! blocks a pass, one per 32-bit lane, for the batches of the SHA-NI
 //! kernel's four lanes on CPUs without AVX-512 (one lane filters each
-//! block as it goes, [`super::filter_words`]).
+//! block as it goes, [`super::words`]).
 //!
 //! - **Planes**: per block, four loads and four in-lane byte shuffles
 //!   gather the low and the top bytes of W\[32..64\], two unpacks and a

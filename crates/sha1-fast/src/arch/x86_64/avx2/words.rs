@@ -3,7 +3,7 @@
 //! finishes each block (out of line: its SHA instructions need clean
 //! upper halves), and which the SIMD-schedule kernel's AVX2 build inlines.
 //!
-//! The bit-sliced filter ([`super::filter_avx2`]) costs fewer instructions
+//! The bit-sliced filter ([`super::sliced`]) costs fewer instructions
 //! a block, but filters eight blocks at once, after the kernel's batch:
 //! there it does not overlap the SHA rounds, whose chain of latencies
 //! leaves most execution ports idle, and a short message pays a whole

@@ -1,7 +1,7 @@
 //! The collision filter ([`crate::checked`]) bit-sliced on AVX-512 with
 //! VBMI and GFNI: sixteen blocks per pass, one per 32-bit lane, so each
 //! shape and each check is two instructions for all sixteen (the paired
-//! form in [`crate::x86::filter_avx512`] spends about forty on every
+//! form in [`super::paired`] spends about forty on every
 //! block).
 //!
 //! - **Rows**: per block, a two-register byte permute gathers the low and

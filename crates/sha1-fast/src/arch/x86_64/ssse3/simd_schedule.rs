@@ -7,8 +7,7 @@
 //! way in is through [`Ssse3`], a token that [`Ssse3::detect`] makes after
 //! CPUID (cached by `cpufeatures`) reported it.
 //!
-//! How it works (Intel's SSSE3 technique; every choice measured, see
-//! `docs/sha1.md`):
+//! How it works (Intel's SSSE3 technique; `docs/sha1.md` has the figures):
 //! - The schedule is computed four words at a time in 128-bit vectors
 //!   (20 *steps* per block). Words 0–15 are loaded and byte-swapped; words
 //!   16–31 use `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`, whose fourth
@@ -19,14 +18,12 @@
 //! - Just in time, inside the block's own rounds: step `s` is issued
 //!   twelve rounds before round `4s` needs it, so vector and integer work
 //!   overlap and no long vector dependency chain sits in front of the
-//!   rounds (a version that computed a whole schedule up front paid about
-//!   110 cycles per call for it). The next block's words 0–15 are loaded
+//!   rounds. The next block's words 0–15 are loaded
 //!   during rounds 64–79, so consecutive blocks overlap too.
 //! - The W + K stores are volatile. Otherwise LLVM, seeing the store and
 //!   the loads in one function, forwards each stored vector straight into
 //!   the scalar rounds with `pshufd` + `movd` (vector → integer moves,
-//!   slower than a store and a load): measured 8–43% slower depending on
-//!   the feature set. The scalar loads stay plain, so they fold into
+//!   slower than a store and a load). The scalar loads stay plain, so they fold into
 //!   `add`.
 //! - The scalar rounds are fully unrolled by macros that rebind the five
 //!   working variables (no moves after register allocation). Each round
