@@ -35,8 +35,8 @@ const LIB_TESTS: &[&str] = if cfg!(target_arch = "x86_64") {
 };
 
 /// What enables the SIMD backends under Miri: the features their
-/// `#[target_feature]` entry points name (`x86/simd_schedule.rs` and
-/// `x86/avx2_lanes.rs`). If they fall short, the library's
+/// `#[target_feature]` entry points name (`arch/x86_64/ssse3/simd_schedule.rs` and
+/// `arch/x86_64/avx2/lanes.rs`). If they fall short, the library's
 /// `engine::tests::miri_interprets_both_simd_kernels` fails.
 const X86_FEATURES: &str = "-C target-feature=+ssse3,+avx2";
 

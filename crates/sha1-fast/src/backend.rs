@@ -37,9 +37,8 @@ pub enum Backend {
     /// x86-64 CPUs that report them; listed in [`Backend::ALL`] only on
     /// x86-64 builds. [`crate::digest_many_into`] on it hashes sixteen
     /// messages at once in the lanes of AVX-512 vectors when the CPU has
-    /// AVX-512 F and BW (about three times the interleaved SHA-NI streams
-    /// it uses otherwise, on an Intel Xeon of family 6 model 207), the
-    /// last few on SHA-NI.
+    /// AVX-512 F and BW, else five interleaved SHA-NI streams, the last few
+    /// on SHA-NI.
     ///
     /// ```
     /// use sha1_fast::{Backend, Sha1};

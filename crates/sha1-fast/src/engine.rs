@@ -1,31 +1,63 @@
-//! The dispatch between backends: an [`Engine`] is a [`Backend`] that can
-//! run here, carrying the detection token that proves it.
+//! The one place that chooses: an [`Engine`] is a [`Backend`] that can run
+//! here, carrying the detection token that proves it, and its methods pick,
+//! per CPU, the kernel, the collision filter and the many-message lanes.
+//! This is the only module that imports the kernels (`crate::arch`), as
+//! BLAKE3's `platform.rs` and RustCrypto sha1's `compress.rs` are.
+//!
+//! | CPU | plain kernel | checked kernel and filter | many messages (plain / checked) |
+//! |-----|--------------|---------------------------|---------------------------------|
+//! | x86-64, SSSE3 | SIMD schedule | SIMD schedule, SSSE3 planes | one by one / one by one |
+//! | x86-64, AVX2, no SHA-NI | SIMD schedule | SIMD schedule (AVX2 build), per-block AVX2 filter | AVX2 lanes / AVX2 lanes, sliced AVX2 filter |
+//! | x86-64, AVX-512 F+BW, no SHA-NI | SIMD schedule | as with AVX2 | AVX-512 lanes / AVX-512 lanes, sliced AVX-512 filter |
+//! | SHA-NI, no AVX2 | SHA-NI | SHA-NI spilling, SSSE3 planes | SHA-NI lanes / four SHA-NI lanes |
+//! | SHA-NI and AVX2, AMD | SHA-NI | SHA-NI spilling, per-block AVX2 filter | SHA-NI lanes / four SHA-NI lanes, sliced AVX2 filter |
+//! | SHA-NI and AVX2, Intel | SHA-NI | as on AMD | SHA-NI lanes / AVX2 lanes |
+//! | SHA-NI and AVX-512 VBMI | SHA-NI | SHA-NI spilling (AVX-512VL), sliced AVX-512 filter (paired for short batches) | AVX-512 lanes / AVX-512 lanes |
+//! | aarch64 with SHA-1 | Arm SHA | Arm SHA, NEON planes | Arm SHA lanes / one by one |
+//! | wasm32 with `simd128` | Wasm SIMD schedule | scalar checked kernel | one by one / one by one |
+//! | anything else | scalar | scalar checked kernel | one by one / one by one |
+//!
+//! The recompression of a block the filter lets through runs on the SHA
+//! unit where there is one (SHA-NI, Arm SHA), else on the scalar steps.
 //!
 //! A hasher takes its engine once, when it is made (as BLAKE3's hasher
-//! keeps its `Platform`), so `update` never asks the CPU again. The public
-//! label stays [`Backend`]; the engine is how the crate holds one.
+//! keeps its `Platform`), so `update` never asks the CPU again; the
+//! filter and lane choices are cached detections, read per call.
 //!
-//! Adding a backend means a variant here with arms in [`Engine::of`],
-//! [`Engine::backend`], [`Engine::compress`] and [`Engine::digest_many`],
-//! and the label in `backend.rs`.
+//! Adding a backend means a variant here with arms in every method, its
+//! label in `backend.rs`, and its kernels in `arch/`; a new width of lanes
+//! or a new filter is an arm in [`Engine::digest_many`] or in the checked
+//! methods.
 
 #[cfg(target_arch = "aarch64")]
-use crate::aarch64;
-use crate::pad::Padded;
+use crate::arch::aarch64::cpu::ArmSha;
 #[cfg(target_arch = "x86_64")]
-use crate::x86;
+use crate::arch::x86_64::{
+    cpu::{self, Avx2, Avx512, Avx512Vbmi, ShaNi, Ssse3},
+    lanes_checked::CheckedLanes,
+    shani::checked::Filter,
+    spill::Suspect,
+};
+use crate::checked::recompress;
+#[cfg(target_arch = "x86_64")]
+use crate::checked::recompress::SuspectBlock;
+use crate::checked::scalar_kernel;
+use crate::pad::Padded;
 use crate::{Backend, Digest, INITIAL_STATE};
+
+#[cfg(test)]
+mod tests;
 
 /// A backend that can run here, with the proof that it can.
 #[derive(Clone, Copy)]
 pub(crate) enum Engine {
     #[cfg(target_arch = "x86_64")]
-    ShaNi(x86::shani::ShaNi),
+    ShaNi(ShaNi),
     /// With the AVX2 lanes for `digest_many`, if the CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
-    SimdSchedule(x86::simd_schedule::Ssse3, Option<x86::avx2_lanes::Avx2>),
+    SimdSchedule(Ssse3, Option<Avx2>),
     #[cfg(target_arch = "aarch64")]
-    ArmSha(aarch64::armsha::ArmSha),
+    ArmSha(ArmSha),
     /// The SIMD-schedule method on Wasm SIMD, compiled in by the build.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     Simd128,
@@ -39,10 +71,11 @@ impl Engine {
     pub(crate) fn of(backend: Backend) -> Option<Engine> {
         match backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::ShaNi => x86::shani::ShaNi::detect().map(Engine::ShaNi),
+            Backend::ShaNi => ShaNi::detect().map(Engine::ShaNi),
             #[cfg(target_arch = "x86_64")]
-            Backend::SimdSchedule => x86::simd_schedule::Ssse3::detect()
-                .map(|token| Engine::SimdSchedule(token, x86::avx2_lanes::Avx2::detect())),
+            Backend::SimdSchedule => {
+                Ssse3::detect().map(|token| Engine::SimdSchedule(token, Avx2::detect()))
+            }
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Backend::SimdSchedule => (!cfg!(sha1_fast_force = "none")).then_some(Engine::Simd128),
             #[cfg(not(target_arch = "x86_64"))]
@@ -53,7 +86,7 @@ impl Engine {
             )))]
             Backend::SimdSchedule => None,
             #[cfg(target_arch = "aarch64")]
-            Backend::ArmSha => aarch64::armsha::ArmSha::detect().map(Engine::ArmSha),
+            Backend::ArmSha => ArmSha::detect().map(Engine::ArmSha),
             #[cfg(not(target_arch = "aarch64"))]
             Backend::ArmSha => None,
             Backend::Scalar => Some(Engine::Scalar),
@@ -89,10 +122,10 @@ impl Engine {
         self.compress_parts(state, &[blocks]);
     }
 
-    /// Hashes the blocks of each part in turn, as one stream. SHA-NI
-    /// keeps the state in registers from part to part; the others call
-    /// their kernel once per part (at most two parts: the full blocks and
-    /// the padded tail).
+    /// Hashes the blocks of each part in turn, as one stream. SHA-NI and
+    /// Arm SHA keep the state in registers from part to part; the others
+    /// call their kernel once per part (at most two parts: the full blocks
+    /// and the padded tail).
     #[inline]
     pub(crate) fn compress_parts(self, state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
         match self {
@@ -105,7 +138,7 @@ impl Engine {
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Engine::Simd128 => {
                 for blocks in parts {
-                    crate::wasm32::simd_schedule::compress(state, blocks);
+                    crate::arch::wasm32::simd_schedule::compress(state, blocks);
                 }
             }
             Engine::Scalar => {
@@ -119,12 +152,11 @@ impl Engine {
     /// `out` has one slot per message. On x86-64 CPUs with AVX-512, the
     /// SHA-NI and SIMD-schedule engines hash sixteen messages at once in
     /// the lanes of AVX-512 vectors, finishing the last few on their own
-    /// kernel (docs/sha1-checked.md has the figures).
+    /// kernel.
     #[inline]
     pub(crate) fn digest_many(self, messages: &[&[u8]], out: &mut [Digest]) {
         #[cfg(target_arch = "x86_64")]
-        if let (Engine::ShaNi(_) | Engine::SimdSchedule(..), Some(lanes)) =
-            (self, x86::avx512_lanes::Avx512Lanes::detect())
+        if let (Engine::ShaNi(_) | Engine::SimdSchedule(..), Some(lanes)) = (self, Avx512::detect())
         {
             return lanes.digest_many(messages, out, |state, parts| {
                 self.compress_parts(state, parts);
@@ -141,7 +173,9 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             Engine::ShaNi(token) => token.digest_many(messages, out),
             #[cfg(target_arch = "x86_64")]
-            Engine::SimdSchedule(_, Some(lanes)) => lanes.digest_many(messages, out),
+            Engine::SimdSchedule(token, Some(lanes)) => {
+                lanes.digest_many(messages, out, |state, parts| token.compress(state, parts));
+            }
             #[cfg(target_arch = "aarch64")]
             Engine::ArmSha(token) => token.digest_many(messages, out),
             // A core bound by its scalar rounds gains nothing from
@@ -161,8 +195,7 @@ impl Engine {
     #[inline]
     pub(crate) fn digest(self, data: &[u8]) -> Digest {
         // SHA-NI has its own entry for the whole one-shot: it starts from
-        // the constant H(0) and writes the digest from registers
-        // (docs/sha1.md has the figures).
+        // the constant H(0) and writes the digest from registers.
         #[cfg(target_arch = "x86_64")]
         if let Engine::ShaNi(token) = self {
             return token.digest(data);
@@ -174,103 +207,194 @@ impl Engine {
         self.compress_parts(&mut state, &[body, tail.blocks()]);
         Digest::from_state(state)
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::Engine;
-    use crate::{Backend, Digest, reference};
-
-    #[test]
-    fn every_available_backend_has_an_engine_with_its_label() {
-        for &backend in Backend::ALL {
-            if let Some(engine) = Engine::of(backend) {
-                assert_eq!(engine.backend(), backend);
+    /// [`crate::checked`]'s compression: compresses `blocks` into `state`
+    /// up to the first attack block, whose index it returns (with `state`
+    /// the chaining value before it).
+    pub(crate) fn compress_checked(
+        self,
+        state: &mut [u32; 5],
+        blocks: &[[u8; 64]],
+        reduced_round: bool,
+    ) -> Option<usize> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::ShaNi(token) => {
+                let is_attack = shani_is_attack(token, reduced_round);
+                token.compress_checked(state, blocks, shani_filter(), is_attack)
             }
+            #[cfg(target_arch = "x86_64")]
+            Engine::SimdSchedule(token, avx2) => {
+                let is_attack = suspect_is_attack(None, reduced_round);
+                token.compress_checked(state, blocks, avx2, is_attack)
+            }
+            #[cfg(target_arch = "aarch64")]
+            Engine::ArmSha(token) => {
+                let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
+                token.compress_checked(state, blocks, |ihv, output, block, mask| {
+                    let w = recompress::expand(block);
+                    let mid = recompress::Midstates::stepped(ihv, &w, groups);
+                    recompress::is_attack(ihv, output, &w, &mid, mask, reduced_round, groups)
+                })
+            }
+            // The Wasm SIMD kernel's rounds are scalar too, and the scalar
+            // kernel makes the filter's planes as its rounds go.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Engine::Simd128 => scalar_compress_checked(state, blocks, reduced_round),
+            Engine::Scalar => scalar_compress_checked(state, blocks, reduced_round),
         }
-        assert_eq!(Engine::detect().backend(), Backend::detect());
     }
 
-    /// The SIMD-schedule backend carries the AVX2 lanes wherever the CPU
-    /// has them: its `digest_many` gives the same digests either way, so
-    /// only its engine shows whether the lanes are reachable at all.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn the_simd_backend_takes_the_avx2_lanes_when_present() {
-        use crate::x86::avx2_lanes::Avx2;
-        if let Some(Engine::SimdSchedule(_, lanes)) = Engine::of(Backend::SimdSchedule) {
-            assert_eq!(lanes.is_some(), Avx2::detect().is_some());
-        }
+    /// `checked::digest` without the mitigation: the body and the padded
+    /// tail through the checked kernel, as in [`Engine::digest`]; `None`
+    /// when the data holds an attack block (the caller then takes the
+    /// hasher, which stops there and mitigates).
+    #[inline]
+    pub(crate) fn digest_checked(self, data: &[u8]) -> Option<Digest> {
+        let (body, rest) = data.as_chunks::<64>();
+        // Filled where it lives: a padded block built elsewhere and moved
+        // here is copied with wide loads from fresh narrow stores, which
+        // stalls (see `Padded::fill`).
+        let mut tail = Padded::EMPTY;
+        tail.fill(rest, data.len() as u64);
+        let mut state = INITIAL_STATE;
+        let parts = [body, tail.blocks()];
+        let attacked = match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::ShaNi(token) => {
+                let is_attack = shani_is_attack(token, false);
+                token
+                    .compress_checked_parts(&mut state, parts, shani_filter(), &is_attack)
+                    .is_some()
+            }
+            _ => parts
+                .iter()
+                .any(|blocks| self.compress_checked(&mut state, blocks, false).is_some()),
+        };
+        (!attacked).then(|| Digest::from_state(state))
     }
 
-    /// Every engine's `digest_many` against the reference, with and
-    /// without the AVX-512 lanes, including the SIMD-schedule engine
-    /// without its AVX2 lanes (what a CPU with SSSE3 but no AVX2 runs),
-    /// which no public call can select on a machine that has AVX2.
-    #[test]
-    fn digest_many_of_every_engine() {
-        let mut data = [0u8; 700];
-        for (i, byte) in data.iter_mut().enumerate() {
-            *byte = (i * 7 + i / 251) as u8;
-        }
-        let mut messages: [&[u8]; 40] = [&[]; 40];
-        for (i, message) in messages.iter_mut().enumerate() {
-            // Lengths 0, 37, 74, … (mod 300): scattered remainders modulo
-            // 64, so one- and two-block paddings both occur (185 bytes
-            // leaves 57).
-            *message = &data[i..i + i * 37 % 300];
-        }
-        let mut engines = [None; 4];
-        engines[0] = Some(Engine::Scalar);
+    /// `checked::digest_many` without the mitigation: `finish(index,
+    /// digest)` makes message `index`'s result from its digest, or from
+    /// `None` when it holds an attack block. Sixteen messages at once in
+    /// the lanes of AVX-512 vectors where the CPU has AVX-512 F and BW;
+    /// else, on AMD CPUs with SHA-NI, four interleaved SHA-NI streams;
+    /// else eight in the lanes of AVX2 vectors; else four SHA-NI streams;
+    /// else one message after another.
+    pub(crate) fn digest_many_checked<T>(
+        self,
+        messages: &[&[u8]],
+        out: &mut [T],
+        mut finish: impl FnMut(usize, Option<Digest>) -> T,
+    ) {
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::x86::{avx2_lanes::Avx2, shani::ShaNi, simd_schedule::Ssse3};
-            engines[1] = ShaNi::detect().map(Engine::ShaNi);
-            engines[2] = Ssse3::detect().map(|t| Engine::SimdSchedule(t, None));
-            engines[3] = Ssse3::detect().map(|t| Engine::SimdSchedule(t, Avx2::detect()));
-        }
-        #[cfg(target_arch = "aarch64")]
-        {
-            use crate::aarch64::armsha::ArmSha;
-            engines[1] = ArmSha::detect().map(Engine::ArmSha);
-        }
-        for (which, engine) in engines.into_iter().enumerate() {
-            let Some(engine) = engine else { continue };
-            // With the AVX-512 lanes where the CPU has them, and with the
-            // engine's own lanes, which such a CPU would not run otherwise.
-            for own in [false, true] {
-                let mut out = [Digest::from_bytes([0; 20]); 40];
-                if own {
-                    engine.digest_many_in_own_lanes(&messages, &mut out);
-                } else {
-                    engine.digest_many(&messages, &mut out);
+            let from_state = |i, state: Option<[u32; 5]>| finish(i, state.map(Digest::from_state));
+            match (self, Avx512::detect(), Avx2::detect()) {
+                (Engine::ShaNi(_) | Engine::SimdSchedule(..), Some(lanes), _) => {
+                    return self.checked_lanes(lanes, messages, out, from_state);
                 }
-                for (message, digest) in messages.iter().zip(out) {
-                    assert_eq!(
-                        digest.to_bytes(),
-                        reference::digest(message),
-                        "engine {which}, own lanes {own}, {} bytes",
-                        message.len()
-                    );
+                // Four SHA-NI streams where `sha1msg2` is hardware, or
+                // where there are no AVX2 lanes.
+                (Engine::ShaNi(token), None, avx2)
+                    if avx2.is_none() || cpu::sha_msg2_in_hardware() =>
+                {
+                    let is_attack = shani_is_attack(token, false);
+                    let filter = shani_filter();
+                    return token.digest_many_checked(messages, out, filter, is_attack, from_state);
                 }
+                (Engine::ShaNi(_) | Engine::SimdSchedule(..), None, Some(lanes)) => {
+                    return self.checked_lanes(lanes, messages, out, from_state);
+                }
+                _ => {}
             }
+        }
+        for (index, (message, slot)) in messages.iter().zip(out).enumerate() {
+            *slot = finish(index, self.digest_checked(message));
         }
     }
 
-    /// Under Miri the SIMD tokens come from the features `cargo xtask miri`
-    /// enables at compile time, not from CPUID. `tests/miri.rs` checks the
-    /// SIMD-schedule backend through the public API; the AVX2 lanes have no
-    /// public switch (`digest_many` falls back to the single-stream kernel),
-    /// so a feature list drifting from `Avx2`'s would otherwise leave them
-    /// silently uninterpreted.
-    #[cfg(all(miri, target_arch = "x86_64"))]
-    #[test]
-    fn miri_interprets_both_simd_kernels() {
-        use crate::x86::{avx2_lanes::Avx2, simd_schedule::Ssse3};
-        assert!(
-            Ssse3::detect().is_some() && Avx2::detect().is_some(),
-            "run under `cargo xtask miri`, whose target features must cover \
-             those of `Ssse3` and `Avx2`"
+    /// [`Engine::digest_many_checked`] in the lanes of AVX-512 or AVX2
+    /// vectors, with this engine's recompression and its checked
+    /// compression for the last few messages.
+    #[cfg(target_arch = "x86_64")]
+    fn checked_lanes<T>(
+        self,
+        lanes: impl CheckedLanes,
+        messages: &[&[u8]],
+        out: &mut [T],
+        mut finish: impl FnMut(usize, Option<[u32; 5]>) -> T,
+    ) {
+        let shani = match self {
+            Engine::ShaNi(token) => Some(token),
+            _ => None,
+        };
+        lanes.digest_many_checked(
+            messages,
+            out,
+            suspect_is_attack(shani, false),
+            |state, parts| {
+                parts
+                    .iter()
+                    .any(|blocks| self.compress_checked(state, blocks, false).is_some())
+            },
+            |index, state, attacked| finish(index, (!attacked).then_some(state)),
         );
+    }
+}
+
+/// The filter the SHA-NI checked kernel calls: the bit-sliced AVX-512 one
+/// where the CPU has AVX-512 VBMI and GFNI (the kernel then uses
+/// AVX-512VL), else the per-block AVX2 one (bit-sliced AVX2 for several
+/// lanes), else the SSSE3 planes.
+#[cfg(target_arch = "x86_64")]
+fn shani_filter() -> Filter {
+    match (Avx512Vbmi::detect(), Avx2::detect()) {
+        (Some(avx512), _) => Filter::Avx512(avx512),
+        (None, Some(avx2)) => Filter::Avx2(avx2),
+        (None, None) => Filter::Ssse3,
+    }
+}
+
+/// [`Engine::compress_checked`] on the scalar kernel.
+fn scalar_compress_checked(
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    reduced_round: bool,
+) -> Option<usize> {
+    scalar_kernel::compress_checked(state, blocks, |s| {
+        s.is_attack(reduced_round, recompress::scalar_groups)
+    })
+}
+
+/// The recompression on SHA-NI, for the SHA-NI checked kernel: the twins'
+/// whole groups on the SHA unit, straight from the kernel's spilled
+/// groups.
+#[cfg(target_arch = "x86_64")]
+fn shani_is_attack(token: ShaNi, reduced_round: bool) -> impl Fn(&Suspect<'_>) -> bool {
+    move |s| {
+        if reduced_round {
+            let groups = |state, w: &_, first, last| token.groups(state, w, first, last);
+            let (ihv, w, mid) = (s.ihv(), s.schedule(), s.midstates());
+            return recompress::is_attack(&ihv, &s.output, &w, &mid, s.mask, true, groups);
+        }
+        recompress::any_twin_collides(&s.midstates(), s.test_words(), s.mask, |start| {
+            let dm = &crate::checked::dv::MESSAGE_DIFFERENCES[start.dv];
+            token.twin_collides(s.groups(), dm, start, &s.output)
+        })
+    }
+}
+
+/// The recompression for the kernels that keep each suspect block's
+/// whole expanded message and midstates (the lanes, the SIMD-schedule
+/// kernel): with SHA-NI's group stepper when `shani` is there, else the
+/// scalar one.
+#[cfg(target_arch = "x86_64")]
+fn suspect_is_attack(shani: Option<ShaNi>, reduced_round: bool) -> impl Fn(&SuspectBlock) -> bool {
+    move |s| match shani {
+        Some(token) => s.is_attack(reduced_round, |state, w: &_, first, last| {
+            token.groups(state, w, first, last)
+        }),
+        None => s.is_attack(reduced_round, recompress::scalar_groups),
     }
 }

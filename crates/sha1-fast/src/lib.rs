@@ -1,8 +1,8 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-// `unsafe` is allowed only in the hardware backends (`x86::*`,
-// `aarch64::*`, `wasm32::*`), each block justified by the CPU detection
-// (on wasm32, the build's `simd128`) behind it.
+// `unsafe` is allowed only in the hardware kernels (`arch::*`), each
+// block justified by the CPU detection (on wasm32, the build's `simd128`)
+// behind it.
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -11,12 +11,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-// Before the backend modules, which use its macro.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-#[macro_use]
-mod token;
-#[cfg(target_arch = "aarch64")]
-mod aarch64;
+mod arch;
 mod backend;
 mod buffer;
 pub mod checked;
@@ -39,10 +34,6 @@ mod rounds;
 mod rustcrypto;
 mod scalar;
 mod sha1_core;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod wasm32;
-#[cfg(target_arch = "x86_64")]
-mod x86;
 
 pub use backend::Backend;
 pub use consts::INITIAL_STATE;

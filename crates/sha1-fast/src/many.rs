@@ -5,11 +5,9 @@ use crate::{Backend, Digest};
 /// SHA-1 of each message, in order, with the backend [`Backend::detect`]
 /// picks, hashing several at once where that backend gains from it:
 /// sixteen messages in the lanes of AVX-512 vectors where the CPU has
-/// AVX-512 (on 1000-byte messages about 3× a loop of the `sha1` crate's
-/// SHA-NI one-shots on an Intel Xeon of family 6 model 207), else five
-/// SHA-NI streams interleaved round group by round group (on 64-byte
-/// messages about 1.6× a loop of [`crate::digest()`]), or eight messages
-/// in the lanes of AVX2 vectors on the SIMD-schedule backend. Messages
+/// AVX-512, else five SHA-NI streams interleaved round group by round
+/// group, or eight messages in the lanes of AVX2 vectors on the
+/// SIMD-schedule backend (`docs/sha1.md` has the figures). Messages
 /// may have any lengths; the result equals [`crate::digest()`] of each.
 ///
 /// ```

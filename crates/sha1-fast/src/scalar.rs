@@ -1,6 +1,7 @@
-//! The portable core: safe Rust, no allocation, as fast as we could measure.
+//! The portable core: safe Rust, no allocation.
 //!
-//! What makes it fast, each step measured (see `ladder` and `docs/sha1.md`):
+//! What makes it fast (each step is in `ladder`; `docs/sha1.md` has the
+//! figures):
 //! - the state lives in locals across all blocks of a call;
 //! - the 16 block words are read big-endian in one step, and the schedule
 //!   is a 16-word ring updated in place;
@@ -13,7 +14,7 @@
 //! - K + W_t + e + f_t is summed before rotl5(a) is added, so a round's
 //!   critical path (a → rotl5 → add → next a) is two operations. LLVM
 //!   moves constant addends to the end of a sum, which would put `+ K` on
-//!   that path (three operations per round, about 10% slower), so the
+//!   that path (three operations per round), so the
 //!   constants are passed through [`core::hint::black_box`] once per call
 //!   to keep them opaque.
 

@@ -1,6 +1,7 @@
 //! Test support for the bijou workspace (not published).
 //!
-//! - [`vectors`]: parsers for the checked-in vector files under `vectors/`,
+//! - [`vectors`]: parsers for the checked-in vector files under `vectors/`
+//!   (on the line reader and errors of `records`),
 //!   strict enough that a corrupted file fails loudly instead of testing less;
 //! - [`bijou_cases`]: runs a parsed bijou vector against `bijou-core`;
 //! - [`serde_cases`]: parses and runs the bijou-serde vectors;
@@ -16,6 +17,7 @@ pub mod bijou_cases;
 pub mod exhaustive;
 pub mod largest_allocation;
 pub mod oracle;
+mod records;
 pub mod serde_cases;
 pub mod vectors;
 

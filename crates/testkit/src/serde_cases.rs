@@ -6,7 +6,7 @@ use std::fmt::Debug;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-use crate::vectors::{VectorError, error, parse_hex, records};
+use crate::records::{VectorError, error, parse_hex, records};
 
 /// What a vector expects from decoding its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]

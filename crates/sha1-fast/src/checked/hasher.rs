@@ -2,7 +2,6 @@
 //! chains, which part at the first attack block.
 
 use super::Collision;
-use super::compress::compress_checked;
 use crate::buffer::{BLOCK, BlockBuffer};
 use crate::engine::Engine;
 use crate::pad::Padded;
@@ -153,7 +152,7 @@ impl Sha1 {
         while !blocks.is_empty() {
             let diverged = self.mitigated.is_some();
             let checked_chain = self.mitigated.as_mut().unwrap_or(&mut self.state);
-            let attack = compress_checked(engine, checked_chain, blocks, reduced_round);
+            let attack = engine.compress_checked(checked_chain, blocks, reduced_round);
             let done = attack.unwrap_or(blocks.len());
             if diverged {
                 engine.compress(&mut self.state, &blocks[..done]);

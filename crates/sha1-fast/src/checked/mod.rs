@@ -43,41 +43,20 @@
 //! # Ok::<(), checked::Collision>(())
 //! ```
 
-mod compress;
-mod dv;
+pub(crate) mod dv;
 mod hasher;
 #[cfg(test)]
 pub(crate) mod kernel_tests;
 mod many;
-mod recompress;
-mod scalar_kernel;
-// The bit-sliced filter's tables, for the AVX-512 form.
+pub(crate) mod recompress;
+pub(crate) mod scalar_kernel;
+// The filter's tables for the bit-sliced forms (AVX2, AVX-512) and the
+// per-block AVX2 form.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod sliced;
-mod ubc;
-// The filter's relations packed over words, for the AVX2 per-block form.
+pub(crate) mod ubc;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod word_vectors;
-
-// What the x86-64 forms of the filter (`crate::x86`) build on.
-#[cfg(target_arch = "x86_64")]
-pub(crate) use recompress::{Midstates, SuspectBlock, TwinStart};
-#[cfg(all(test, target_arch = "x86_64"))]
-pub(crate) use recompress::{compress as compress_stepwise, expand, scalar_groups};
-#[cfg(target_arch = "x86_64")]
-pub(crate) use ubc::unrolled;
-#[cfg(target_arch = "x86_64")]
-pub(crate) use ubc::{Planes, dv_mask_from_planes};
-#[cfg(all(test, target_arch = "x86_64"))]
-pub(crate) use ubc::{dv_mask_reference, planes_portable, test_words, window};
-// What the aarch64 form of the filter (`crate::aarch64`) builds on.
-#[cfg(target_arch = "aarch64")]
-pub(crate) use ubc::{Planes, dv_mask_from_planes};
-#[cfg(all(test, target_arch = "aarch64"))]
-pub(crate) use {
-    recompress::{expand, scalar_groups},
-    ubc::{dv_mask_reference, planes_portable, test_words, window},
-};
 
 /// Data for the unit tests of the x86-64 kernels that detect collisions.
 #[cfg(all(test, target_arch = "x86_64"))]

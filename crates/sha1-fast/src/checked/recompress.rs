@@ -132,7 +132,7 @@ pub(crate) fn scalar_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: 
 
 /// The states of a block's compression before steps 60 and 64, where the
 /// recompression starts: a kernel that keeps them hands them over, others
-/// step them from the chaining value ([`Midstates::stepped`]).
+/// step them from the chaining value (`Midstates::stepped`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Midstates {
     pub(crate) at60: [u32; 5],
@@ -364,7 +364,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn sha_ni_groups_equal_scalar_groups() {
-        let Some(token) = crate::x86::shani::ShaNi::detect() else {
+        let Some(token) = crate::arch::x86_64::cpu::ShaNi::detect() else {
             return;
         };
         let w = expand(&core::array::from_fn(|i| (i * 91 + 7) as u8));

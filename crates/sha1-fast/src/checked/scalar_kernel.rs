@@ -14,7 +14,7 @@ use crate::rounds::{ring_rounds, u32_op};
 /// Compresses `blocks` into `state`, handing each block the filter lets
 /// through to `is_attack`, and stops before the first attack block,
 /// returning its index with `state` the chaining value before it.
-pub(super) fn compress_checked(
+pub(crate) fn compress_checked(
     state: &mut [u32; 5],
     blocks: &[[u8; 64]],
     mut is_attack: impl FnMut(&SuspectBlock) -> bool,

@@ -1,5 +1,5 @@
 //! The filter's tables for its bit-sliced form, which filters sixteen
-//! blocks at once with one block per 32-bit lane ([`crate::x86`]'s
+//! blocks at once with one block per 32-bit lane (`crate::arch::x86_64`'s
 //! `filter_sliced`).
 //!
 //! The relations read W\[35..=64\], so 32-bit planes hold them all when
@@ -150,7 +150,7 @@ pub(crate) const CHECK_TABLE: [SlicedCheck; CHECK_COUNT] = {
 };
 
 /// The sliced shapes and checks laid out for eight `u64` lanes, each
-/// holding one 32-bit lane of two blocks ([`crate::x86`]'s paired
+/// holding one 32-bit lane of two blocks (`crate::arch::x86_64`'s paired
 /// AVX-512 form): the shapes in three vectors, the checks sorted by shape
 /// in ten, each of which reads at most two adjacent shape vectors. Every
 /// per-lane value is in both halves of its `u64`.

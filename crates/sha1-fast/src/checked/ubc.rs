@@ -12,7 +12,7 @@
 //! any of them about once in twenty (the recompression then decides).
 //!
 //! `dv_mask_reference` (a test aid) evaluates the table as written, one relation at a
-//! time. [`dv_mask`] computes the same function with few operations, from
+//! time. `dv_mask_from_planes` computes the same function with few operations, from
 //! three observations:
 //! - only 11 bit positions occur, so the window's words become 11 *bit
 //!   planes*, one `u64` each, bit t − 32 holding that bit of W\[t\];

@@ -13,7 +13,7 @@
 //! vectors. 156 relations make 34 word vectors.
 //!
 //! `failures` (a test aid) evaluates the table one lane at a time, the
-//! oracle for the SIMD form ([`crate::x86`]'s `filter_words`).
+//! oracle for the SIMD form (`arch/x86_64/avx2/words.rs`).
 
 use super::sliced::from_mask;
 use super::ubc::{CONDITIONS, greedy_order};
@@ -176,9 +176,9 @@ pub(crate) fn failures(w: &[u32; 80], vectors: &[WordVector]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::{PREFIX, VECTORS, failures};
-    use crate::checked::dv_mask_reference;
     use crate::checked::sliced::{ALL, to_mask};
     use crate::checked::ubc::CONDITIONS;
+    use crate::checked::ubc::dv_mask_reference;
 
     /// Every relation is in exactly one lane, with its bit, value and
     /// vectors.
@@ -211,7 +211,7 @@ mod tests {
     /// made to pass a vector and on random ones.
     #[test]
     fn the_table_matches_the_reference() {
-        for w in crate::checked::test_words(4000) {
+        for w in crate::checked::ubc::test_words(4000) {
             assert_eq!(
                 to_mask(ALL & !failures(&w, &VECTORS)),
                 dv_mask_reference(&w)

@@ -3,7 +3,7 @@
 //! instructions, where the SSSE3 planes and scalar checks take several
 //! hundred a block.
 //!
-//! This is the bit-sliced form ([`crate::x86::filter_sliced`]) with two
+//! This is the bit-sliced form ([`crate::arch::x86_64::avx512::sliced`]) with two
 //! blocks in place of sixteen: each `u64` lane holds one 32-bit lane of
 //! each block, and the shapes and checks, one per lane instead of one per
 //! instruction, are fetched with permutes.
@@ -22,10 +22,11 @@
 //! form's, laid out at compile time. An earlier form filtered one block a
 //! pass in 36-bit planes: the same instructions for half the blocks.
 
+use super::sliced::row;
+use crate::arch::x86_64::cpu::Avx512Vbmi;
+use crate::arch::x86_64::spill::ReversedGroups;
+use crate::arch::x86_64::spill::Spill;
 use crate::checked::sliced::{ALL, PAIR_CHECK_VECTORS, PAIR_TABLES, to_mask};
-use crate::x86::filter_sliced::row;
-use crate::x86::planes::ReversedGroups;
-use crate::x86::shani_checked::Spill;
 use core::arch::x86_64::{
     __m128i, __m512i, _mm512_loadu_si512, _mm512_or_si512, _mm512_permutex2var_epi64,
     _mm512_reduce_or_epi64, _mm512_rorv_epi32, _mm512_set1_epi32, _mm512_set1_epi64,
@@ -33,21 +34,13 @@ use core::arch::x86_64::{
     _mm512_ternarylogic_epi64, _mm512_unpackhi_epi32, _mm512_unpacklo_epi32,
 };
 
-detection_token! {
-    /// Proof that the CPU has AVX-512 F, BW, VL and VBMI and GFNI (and
-    /// that the OS saves the ZMM registers), and every feature they imply.
-    /// The SHA-NI checked kernel's AVX-512VL form relies on it too.
-    Avx512Filter: "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "gfni", "avx2", "avx", "fma",
-        "sse4.2", "sse4.1", "ssse3", "sse3", "sse2"
-}
-
-impl Avx512Filter {
+impl Avx512Vbmi {
     /// Which of `spills` (at most 32) the filter lets through, as bits,
     /// with each one's mask in `masks` (the others' entries are set to 0).
     #[inline]
     pub(crate) fn suspects(self, spills: &[Spill], masks: &mut [u64]) -> u32 {
         assert!(spills.len() <= 32 && masks.len() >= spills.len());
-        // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
+        // SAFETY: `self` exists, so `Avx512Vbmi::detect` saw every
         // feature that `suspects` enables.
         unsafe { suspects(spills, masks) }
     }
@@ -62,30 +55,12 @@ macro_rules! lanes {
     }};
 }
 
-/// A byte table.
-macro_rules! bytes {
-    ($table:expr) => {{
-        let table: &[u8; 64] = &$table;
-        // SAFETY: `table` is 64 readable bytes.
-        unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
-    }};
-}
-pub(super) use bytes;
-
-/// Where W_t's byte `b` sits among the spilled groups: group (t − 32) / 4,
-/// word t − 32 − 4g in lane 3 − that.
-pub(super) const fn spilled(t: usize, b: usize) -> u8 {
-    let g = (t - 32) / 4;
-    let m = (t - 32) % 4;
-    (16 * g + 4 * (3 - m) + b) as u8
-}
-
 /// A value in both halves of a `u64`.
 const fn both(v: u32) -> u64 {
     v as u64 | (v as u64) << 32
 }
 
-/// [`Avx512Filter::suspects`]. Never inlined: the SHA-NI kernel calls it
+/// [`Avx512Vbmi::suspects`]. Never inlined: the SHA-NI kernel calls it
 /// between batches of legacy-SSE SHA instructions, which run many times
 /// slower while the upper halves of the vector registers are dirty;
 /// returning clears them (`vzeroupper`).
@@ -157,16 +132,17 @@ fn pair_masks(a: &ReversedGroups, b: &ReversedGroups) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::Avx512Filter;
-    use crate::checked::{dv_mask_reference, test_words};
-    use crate::x86::shani_checked::Spill;
+    use super::Avx512Vbmi;
+    use crate::arch::x86_64::spill::Spill;
+    use crate::checked::ubc::dv_mask_reference;
+    use crate::checked::ubc::test_words;
     use std::vec::Vec;
 
     /// Batches of one to five windows, every other one made to pass a
     /// vector: the suspects and their masks equal the reference's.
     #[test]
     fn suspects_equal_the_reference() {
-        let Some(filter) = Avx512Filter::detect() else {
+        let Some(filter) = Avx512Vbmi::detect() else {
             assert!(cfg!(sha1_fast_force = "none") || !std::is_x86_feature_detected!("avx512vbmi"));
             return;
         };

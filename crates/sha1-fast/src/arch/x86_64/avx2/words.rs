@@ -3,7 +3,7 @@
 //! finishes each block (out of line: its SHA instructions need clean
 //! upper halves), and which the SIMD-schedule kernel's AVX2 build inlines.
 //!
-//! The bit-sliced filter ([`super::filter_avx2`]) costs fewer instructions
+//! The bit-sliced filter ([`super::sliced`]) costs fewer instructions
 //! a block, but filters eight blocks at once, after the kernel's batch:
 //! there it does not overlap the SHA rounds, whose chain of latencies
 //! leaves most execution ports idle, and a short message pays a whole
@@ -17,25 +17,17 @@
 //! order are the words backwards, and any eight consecutive words are one
 //! unaligned load (their lanes in reverse, which the table rows follow).
 
+use crate::arch::x86_64::cpu::Avx2;
+use crate::arch::x86_64::spill::{MIRROR_GROUPS, Mirror};
 use crate::checked::sliced::{ALL, to_mask};
-use crate::checked::unrolled;
+use crate::checked::ubc::unrolled;
 use crate::checked::word_vectors::{LAST_WORD, PREFIX, VECTOR_COUNT, VECTORS, WordVector};
-use crate::x86::avx2_lanes::Avx2;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_cvtsi128_si32, _mm_or_si128, _mm_shuffle_epi32, _mm256_and_si256,
+    __m256i, _mm_cvtsi128_si32, _mm_or_si128, _mm_shuffle_epi32, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_extracti128_si256,
     _mm256_loadu_si256, _mm256_or_si256, _mm256_setzero_si256, _mm256_sllv_epi32,
     _mm256_srlv_epi32, _mm256_xor_si256,
 };
-use core::ops::Range;
-
-/// The schedule groups in the [`Mirror`].
-pub(crate) const MIRROR_GROUPS: Range<usize> = 8..18;
-
-/// Groups 17 down to 8 of a block's schedule as the SHA-NI kernel holds
-/// them (each group's words backwards): word 71 − t is W\[t\], for
-/// W\[32..72\].
-pub(crate) type Mirror = [__m128i; MIRROR_GROUPS.end - MIRROR_GROUPS.start];
 
 /// The word of the mirror that holds W\[t\] is `TOP_WORD - t`.
 const TOP_WORD: usize = 4 * MIRROR_GROUPS.end - 1;
@@ -139,22 +131,11 @@ fn dv_mask_inline(mirror: &Mirror) -> u64 {
     to_mask(ALL & !any_lane(failed))
 }
 
-/// The mirror of the expanded message `w`, for the tests.
-#[cfg(test)]
-pub(crate) fn mirror_of(w: &[u32; 80]) -> Mirror {
-    core::array::from_fn(|m| {
-        let k = MIRROR_GROUPS.end - 1 - m;
-        let group: [u32; 4] = core::array::from_fn(|j| w[4 * k + 3 - j]);
-        // SAFETY: both types are 16 bytes of plain bits.
-        unsafe { core::mem::transmute::<[u32; 4], __m128i>(group) }
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::mirror_of;
-    use crate::checked::dv_mask_reference;
-    use crate::x86::avx2_lanes::Avx2;
+    use crate::arch::x86_64::cpu::Avx2;
+    use crate::arch::x86_64::spill::mirror_of;
+    use crate::checked::ubc::dv_mask_reference;
 
     /// The vector form against the reference, on windows made to pass a
     /// vector and on random ones.
@@ -163,7 +144,7 @@ mod tests {
         let Some(avx2) = Avx2::detect() else {
             return;
         };
-        for w in crate::checked::test_words(4000) {
+        for w in crate::checked::ubc::test_words(4000) {
             assert_eq!(avx2.dv_mask_of_block(&mirror_of(&w)), dv_mask_reference(&w));
         }
     }

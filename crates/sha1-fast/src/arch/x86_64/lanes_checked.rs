@@ -4,8 +4,9 @@
 //! W\[33..=64\] into the bit-sliced filter's planes ([`planes_by_swaps!`]),
 //! and the hand-off of the lanes the filter lets through ([`suspects`]).
 
+use crate::checked::recompress::Midstates;
+use crate::checked::recompress::SuspectBlock;
 use crate::checked::sliced::to_mask;
-use crate::checked::{Midstates, SuspectBlock};
 use core::arch::x86_64::{__m256i, __m512i};
 
 /// A vector of [`LaneVector::LANES`] 32-bit lanes.
@@ -30,8 +31,8 @@ unsafe impl LaneVector for __m512i {
     const LANES: usize = 16;
 }
 
-/// A lane kernel with the collision filter ([`crate::x86::avx512_lanes`],
-/// [`crate::x86::avx2_lanes`]).
+/// A lane kernel with the collision filter ([`crate::arch::x86_64::avx512::lanes`],
+/// [`crate::arch::x86_64::avx2::lanes`]).
 pub(crate) trait CheckedLanes: Copy {
     /// The messages through [`crate::lanes::run_flagging`] on the
     /// kernel's lanes: a message is flagged when `is_attack` says one of
@@ -124,9 +125,9 @@ pub(crate) fn suspects<V: LaneVector, const LANES: usize>(
 /// plane reads.
 macro_rules! planes_by_swaps {
     ($window:expr, $swap:ident) => {{
-        use $crate::x86::lanes_checked::swap_rows;
+        use $crate::arch::x86_64::lanes_checked::swap_rows;
         let mut x = $window;
-        $crate::checked::unrolled!(|G| {
+        $crate::checked::ubc::unrolled!(|G| {
             swap_rows!(x, $swap, 1, 0x5555_5555, 8 * G; 0 2 4 6);
             swap_rows!(x, $swap, 2, 0x3333_3333, 8 * G; 0 1 4 5);
             swap_rows!(x, $swap, 4, 0x0F0F_0F0F, 8 * G; 0 1 2 3);
@@ -135,7 +136,7 @@ macro_rules! planes_by_swaps {
         swap_rows!(x, $swap, 16, 0x0000_FFFF, 0; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
         // Indexed by constants, one by one, so that LLVM sees which rows
         // are read (a `map` with a closure may stay out of line).
-        const B: [u32; 11] = $crate::x86::filter_sliced::PLANE_BITS;
+        const B: [u32; 11] = $crate::arch::x86_64::spill::PLANE_BITS;
         [
             x[B[0] as usize], x[B[1] as usize], x[B[2] as usize], x[B[3] as usize],
             x[B[4] as usize], x[B[5] as usize], x[B[6] as usize], x[B[7] as usize],
@@ -172,8 +173,11 @@ pub(crate) fn steps_equal_the_scalar_steps<const LANES: usize>(
         &dyn Fn(&SuspectBlock) -> bool,
     ) -> u32,
 ) {
+    use crate::checked::recompress::compress as compress_stepwise;
+    use crate::checked::recompress::expand;
+    use crate::checked::recompress::scalar_groups;
     use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
-    use crate::checked::{compress_stepwise, dv_mask_reference, expand, scalar_groups};
+    use crate::checked::ubc::dv_mask_reference;
 
     // The attack blocks pass the filter whatever the chaining value.
     let mut data = noise(0x0123_4567_89AB_CDEF, 64 * LANES * 40);
@@ -219,14 +223,49 @@ pub(crate) fn steps_equal_the_scalar_steps<const LANES: usize>(
     assert!(suspects > 20, "the blocks have suspects: {suspects}");
 }
 
-/// Makes `$token` a [`CheckedLanes`] kernel of `$lanes` lanes from its
-/// module's `step_checked(states, blocks, active, kept, is_attack)`
-/// (which returns the lanes it flags), `MIN_LANES` and the `$features`
-/// its `#[target_feature]` code enables; and tests that step with
-/// [`steps_equal_the_scalar_steps`].
-macro_rules! checked_lanes {
+/// Makes `$token` a lane kernel of `$lanes` lanes, plain
+/// (`digest_many`) and a [`CheckedLanes`] one, from its module's
+/// `compress_lanes(states, blocks)`, `step_checked(states, blocks,
+/// active, kept, is_attack)` (which returns the lanes it flags),
+/// `MIN_LANES` and the `$features` its `#[target_feature]` code enables;
+/// and tests that step with `steps_equal_the_scalar_steps`.
+macro_rules! lane_kernel {
     ($token:ident, $features:literal, $lanes:expr) => {
-        impl $crate::x86::lanes_checked::CheckedLanes for $token {
+        impl $token {
+            /// [`crate::digest_many_into`] on the lanes, `compress` (the
+            /// engine's single-stream compressor) hashing the last few
+            /// messages alone; `out` has one slot per message.
+            #[inline]
+            pub(crate) fn digest_many(
+                self,
+                messages: &[&[u8]],
+                out: &mut [$crate::Digest],
+                compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
+            ) {
+                // SAFETY: `self` exists, so its `detect` saw the features
+                // that `digest_lanes` enables.
+                unsafe { digest_lanes(messages, out, compress) }
+            }
+        }
+
+        /// Many messages, one block of each per step; idle lanes hash a
+        /// dummy block into a state nobody reads.
+        #[target_feature(enable = $features)]
+        fn digest_lanes(
+            messages: &[&[u8]],
+            out: &mut [$crate::Digest],
+            compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
+        ) {
+            $crate::lanes::run::<$lanes>(
+                messages,
+                out,
+                MIN_LANES,
+                |states, blocks, _| compress_lanes(states, blocks),
+                compress,
+            );
+        }
+
+        impl $crate::arch::x86_64::lanes_checked::CheckedLanes for $token {
             #[inline]
             fn digest_many_checked<T>(
                 self,
@@ -273,7 +312,7 @@ macro_rules! checked_lanes {
                 let Some(_token) = $token::detect() else {
                     return;
                 };
-                $crate::x86::lanes_checked::steps_equal_the_scalar_steps(
+                $crate::arch::x86_64::lanes_checked::steps_equal_the_scalar_steps(
                     |states, blocks, active, is_attack| {
                         // SAFETY: `_token` exists, so `detect` saw the
                         // features that `step_checked` enables.
@@ -287,4 +326,4 @@ macro_rules! checked_lanes {
     };
 }
 
-pub(crate) use {checked_lanes, planes_by_swaps, swap_rows};
+pub(crate) use {lane_kernel, planes_by_swaps, swap_rows};

@@ -16,7 +16,7 @@
 //! About 90 instructions for all eleven planes, 121 with the loads and
 //! stores around them when not inlined (docs/sha1-checked.md).
 
-use crate::checked::Planes;
+use crate::checked::ubc::Planes;
 use core::arch::aarch64::{
     uint8x16_t, uint8x16x2_t, uint8x16x3_t, uint8x16x4_t, uint32x4_t, uint64x2_t, vandq_u8,
     vandq_u64, vcombine_u8, vcreate_u8, vdupq_n_u8, vdupq_n_u64, veorq_u64, vgetq_lane_u64,
@@ -167,9 +167,11 @@ pub(crate) fn groups(w: &[u32; 80]) -> Groups {
 #[cfg(test)]
 mod tests {
     use super::{groups, planes};
-    use crate::checked::{
-        dv_mask_from_planes, dv_mask_reference, planes_portable, test_words, window,
-    };
+    use crate::checked::ubc::dv_mask_from_planes;
+    use crate::checked::ubc::dv_mask_reference;
+    use crate::checked::ubc::planes_portable;
+    use crate::checked::ubc::test_words;
+    use crate::checked::ubc::window;
 
     /// Every plane equals the portable form's, and every check the
     /// reference evaluator's, on random windows and on windows made to

@@ -25,7 +25,7 @@
 //! messages, for `checked::digest_many`) every word comes from the SHA
 //! unit, and the older groups are read back from the spill rather than
 //! kept in registers: that kernel serves CPUs whose `sha1msg2` is
-//! hardware ([`sha_unit_lanes_preferred`]).
+//! hardware (`cpu::sha_msg2_in_hardware`).
 //!
 //! Soundness: the kernels are `#[target_feature]` functions, reached only
 //! through [`ShaNi::compress_checked`] with the token of every feature
@@ -34,194 +34,43 @@
 //! them): with dirty upper halves, the SHA instructions run many times
 //! slower.
 
-use crate::checked::{Midstates, dv_mask_from_planes};
-use crate::x86::avx2_lanes::Avx2;
-use crate::x86::filter_avx512::Avx512Filter;
-use crate::x86::filter_sliced::LANES as SLICED_LANES;
-use crate::x86::filter_words::Mirror;
-use crate::x86::planes::{self, ReversedGroups};
-use crate::x86::shani::ShaNi;
+use super::spilling::{
+    BATCH, PAIRED_MAX, Parts, SLOTS, Slots, spilling_rounds_avx512, spilling_rounds_sse, window,
+};
+use crate::arch::x86_64::avx512::sliced::LANES as SLICED_LANES;
+use crate::arch::x86_64::cpu::{Avx2, Avx512Vbmi, ShaNi};
+use crate::arch::x86_64::spill::{Mirror, Spill, Suspect, lanes, state};
+use crate::arch::x86_64::ssse3::planes;
+use crate::checked::ubc::dv_mask_from_planes;
+use crate::pad::Padded;
 use core::arch::x86_64::__m128i;
 use core::mem::MaybeUninit;
-use kernel::{Parts, spilling_rounds_avx512, spilling_rounds_sse};
 
-mod kernel;
-
-/// Blocks per batch: the kernel's rounds for this many blocks, then one
-/// filter call for all of them.
-const BATCH: usize = 16;
+/// Independent messages in flight in [`ShaNi::digest_many_checked`].
+const LANES: usize = 4;
 
 /// The filter a batch of spills takes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Filter {
     /// Bit-sliced, sixteen blocks a pass, or two for a short batch
-    /// ([`crate::x86::filter_sliced`]); the kernel then uses AVX-512VL.
-    Avx512(Avx512Filter),
+    /// ([`crate::arch::x86_64::avx512::sliced`]); the kernel then uses AVX-512VL.
+    Avx512(Avx512Vbmi),
     /// Each block as the kernel finishes it, on its own words
-    /// ([`crate::x86::filter_words`]); bit-sliced passes of eight blocks
-    /// for several lanes or a batch ([`crate::x86::filter_avx2`]).
+    /// ([`crate::arch::x86_64::avx2::words`]); bit-sliced passes of eight blocks
+    /// for several lanes or a batch ([`crate::arch::x86_64::avx2::sliced`]).
     Avx2(Avx2),
     /// The SSSE3 planes and the scalar checks, block by block.
     Ssse3,
 }
 
 impl Filter {
-    /// The fastest filter this CPU has.
-    pub(crate) fn detect() -> Filter {
-        match (Avx512Filter::detect(), Avx2::detect()) {
-            (Some(avx512), _) => Filter::Avx512(avx512),
-            (None, Some(avx2)) => Filter::Avx2(avx2),
-            (None, None) => Filter::Ssse3,
-        }
-    }
-
     /// Every filter this CPU has, for the tests.
     #[cfg(test)]
     pub(crate) fn all() -> std::vec::Vec<Filter> {
         let mut all = std::vec![Filter::Ssse3];
         all.extend(Avx2::detect().map(Filter::Avx2));
-        all.extend(Avx512Filter::detect().map(Filter::Avx512));
+        all.extend(Avx512Vbmi::detect().map(Filter::Avx512));
         all
-    }
-}
-
-/// Whether `checked::digest_many` should run four messages at once on the
-/// SHA unit ([`ShaNi::compress_checked_lanes`]) rather than eight in the
-/// lanes of AVX2 vectors, on a CPU with both and without AVX-512: on AMD
-/// cores (Zen 1–3, and Hygon's), where `sha1msg2` is hardware and the
-/// SHA-unit lanes were measured the faster on Zen 3. Intel's cores keep
-/// the AVX2 lanes: Golden Cove runs `sha1msg2` from microcode. Cached
-/// after the first call.
-pub(crate) fn sha_unit_lanes_preferred() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    // 0: not asked yet, 1: no, 2: yes.
-    static PREFERRED: AtomicU8 = AtomicU8::new(0);
-    match PREFERRED.load(Ordering::Relaxed) {
-        0 => {
-            // SAFETY: every x86-64 CPU has `cpuid`; leaf 0 is always
-            // valid and names the vendor in EBX, EDX, ECX.
-            #[allow(unused_unsafe)]
-            let leaf = unsafe { core::arch::x86_64::__cpuid(0) };
-            let vendor = [leaf.ebx, leaf.edx, leaf.ecx].map(u32::to_le_bytes);
-            let preferred = matches!(vendor.as_flattened(), b"AuthenticAMD" | b"HygonGenuine");
-            PREFERRED.store(1 + u8::from(preferred), Ordering::Relaxed);
-            preferred
-        }
-        state => state == 2,
-    }
-}
-
-/// Batches up to this long take the paired AVX-512 filter (two blocks a
-/// pass): the sliced one costs the same for one block as for sixteen.
-const PAIRED_MAX: usize = 4;
-
-/// A batch's spills, written by a kernel before they are read: room for
-/// a batch and a short remainder (the one-shot's tail).
-type Slots = [MaybeUninit<Spill>; SLOTS];
-
-/// Slots per lane.
-const SLOTS: usize = BATCH + PAIRED_MAX;
-
-/// One block's expanded message as the kernel spills it: group k holds
-/// W\[4k..4k+4\], W_{4k} in the top lane.
-pub(crate) type Schedule = [__m128i; 20];
-
-/// What the kernel keeps of one block.
-#[derive(Clone, Copy)]
-pub(crate) struct Spill {
-    /// ABCD and E (in its top lane) before the block.
-    before: [__m128i; 2],
-    /// ABCD before groups 14, 15 and 16.
-    mid: [__m128i; 3],
-    pub(crate) w: Schedule,
-}
-
-/// The four lanes of `v`, lane 0 first.
-fn lanes(v: __m128i) -> [u32; 4] {
-    // SAFETY: both types are 16 bytes of plain bits.
-    unsafe { core::mem::transmute(v) }
-}
-
-/// The state whose ABCD is `abcd` (A on top) and whose E is the top lane
-/// of `e`.
-fn state(abcd: __m128i, e: u32) -> [u32; 5] {
-    let [d, c, b, a] = lanes(abcd);
-    [a, b, c, d, e]
-}
-
-impl Spill {
-    /// The filter's window, W\[32..68\].
-    pub(crate) fn window(&self) -> &ReversedGroups {
-        self.w[8..17].try_into().expect("nine groups")
-    }
-
-    /// W\[64\], the one word the filter reads past the window's first
-    /// eight groups.
-    pub(crate) fn w64(&self) -> u32 {
-        lanes(self.w[16])[3]
-    }
-
-    /// The chaining value before the block.
-    fn ihv(&self) -> [u32; 5] {
-        state(self.before[0], lanes(self.before[1])[3])
-    }
-
-    /// The expanded message, W\[0\] first.
-    fn schedule(&self) -> [u32; 80] {
-        let mut w = [0; 80];
-        for (words, &group) in w.as_chunks_mut::<4>().0.iter_mut().zip(&self.w) {
-            let [a, b, c, d] = lanes(group);
-            *words = [d, c, b, a];
-        }
-        w
-    }
-
-    /// A spill of the expanded message `w` (nothing else set), for the
-    /// filters' tests.
-    #[cfg(test)]
-    pub(crate) fn of_schedule(w: &[u32; 80]) -> Spill {
-        let group = |k: usize| {
-            let lanes: [u32; 4] = core::array::from_fn(|j| w[4 * k + 3 - j]);
-            // SAFETY: both types are 16 bytes of plain bits.
-            unsafe { core::mem::transmute::<[u32; 4], __m128i>(lanes) }
-        };
-        let zero = group(0);
-        Spill {
-            before: [zero; 2],
-            mid: [zero; 3],
-            w: core::array::from_fn(group),
-        }
-    }
-
-    /// A spill of the block with expanded message `w` compressed from
-    /// `ihv`, with the states the kernel keeps, for the recompression's
-    /// tests.
-    #[cfg(test)]
-    pub(crate) fn of_block(ihv: &[u32; 5], w: &[u32; 80]) -> Spill {
-        let abcd = |[a, b, c, d, _]: [u32; 5]| {
-            // SAFETY: both types are 16 bytes of plain bits.
-            unsafe { core::mem::transmute::<[u32; 4], __m128i>([d, c, b, a]) }
-        };
-        let at = |group| crate::checked::scalar_groups(*ihv, w, 0, group);
-        let e = {
-            // SAFETY: as above.
-            unsafe { core::mem::transmute::<[u32; 4], __m128i>([0, 0, 0, ihv[4]]) }
-        };
-        Spill {
-            before: [abcd(*ihv), e],
-            mid: [abcd(at(14)), abcd(at(15)), abcd(at(16))],
-            ..Spill::of_schedule(w)
-        }
-    }
-
-    /// The states before steps 60 and 64: E before a group is rotl30 of A
-    /// before the group before it.
-    fn midstates(&self) -> Midstates {
-        let a = |k: usize| lanes(self.mid[k])[3].rotate_left(30);
-        Midstates {
-            at60: state(self.mid[1], a(0)),
-            at64: state(self.mid[2], a(1)),
-        }
     }
 }
 
@@ -236,52 +85,6 @@ fn suspects_ssse3(spills: &[Spill], masks: &mut Masks) -> u32 {
     suspects
 }
 
-/// A block the filter let through, for the recompression: what the
-/// kernel kept of it, the state after it and the filter's mask.
-pub(crate) struct Suspect<'s> {
-    spill: &'s Spill,
-    pub(crate) output: [u32; 5],
-    pub(crate) mask: u64,
-}
-
-impl<'s> Suspect<'s> {
-    /// The suspect `spill`, for the recompression's tests.
-    #[cfg(test)]
-    pub(crate) fn new(spill: &'s Spill, output: [u32; 5], mask: u64) -> Self {
-        Suspect {
-            spill,
-            output,
-            mask,
-        }
-    }
-
-    /// The chaining value before the block.
-    pub(crate) fn ihv(&self) -> [u32; 5] {
-        self.spill.ihv()
-    }
-
-    /// The block's expanded message, W\[0\] first.
-    pub(crate) fn schedule(&self) -> [u32; 80] {
-        self.spill.schedule()
-    }
-
-    /// The spilled groups of the expanded message.
-    pub(crate) fn groups(&self) -> &Schedule {
-        &self.spill.w
-    }
-
-    /// The states of the block's compression before steps 60 and 64.
-    pub(crate) fn midstates(&self) -> Midstates {
-        self.spill.midstates()
-    }
-
-    /// W\[58\], W\[59\] and W\[64\], where the recompression steps on its own.
-    pub(crate) fn test_words(&self) -> [u32; 3] {
-        let [w59, w58, ..] = lanes(self.spill.w[14]);
-        [w58, w59, self.spill.w64()]
-    }
-}
-
 /// The filter's masks of a batch's blocks.
 type Masks = [u64; SLOTS];
 
@@ -291,7 +94,7 @@ impl ShaNi {
     /// through to `is_attack`, and stops before the first attack block,
     /// returning its index with `state` the chaining value before it.
     /// With [`Filter::Avx512`] the kernel uses AVX-512VL (see
-    /// [`crate::x86::filter_sliced`]), otherwise SSE.
+    /// [`crate::arch::x86_64::avx512::sliced`]), otherwise SSE.
     #[inline]
     pub(crate) fn compress_checked(
         self,
@@ -371,7 +174,7 @@ impl ShaNi {
         let mut attacked = [false; N];
         for start in (0..count).step_by(BATCH) {
             let n = (count - start).min(BATCH);
-            let parts = blocks.map(|parts| kernel::window(parts, start, n));
+            let parts = blocks.map(|parts| window(parts, start, n));
             let spills = self.spill::<N, false>(filter, states, parts, &mut slots, n, |_, _| {});
             let mut masks = [0; 64];
             let mut rest = suspects_of_lanes(&spills, filter, &mut masks);
@@ -382,20 +185,88 @@ impl ShaNi {
                 if attacked[lane] {
                     continue;
                 }
-                let suspect = Suspect {
-                    spill: &spills[lane][i],
-                    output: spills[lane].get(i + 1).map_or(states[lane], Spill::ihv),
-                    mask: masks[at],
-                };
+                let suspect = Suspect::new(
+                    &spills[lane][i],
+                    spills[lane].get(i + 1).map_or(states[lane], Spill::ihv),
+                    masks[at],
+                );
                 attacked[lane] = is_attack(&suspect);
             }
         }
         (count, attacked)
     }
 
+    /// `checked::digest_many` on the SHA unit: [`LANES`] messages at a
+    /// time, their bodies and then (when they have as many) their padded
+    /// tails in lockstep on the interleaved kernel, what is left of each
+    /// on its own, and the last few messages one by one. `finish(index,
+    /// state)` makes message `index`'s result from its final state, or
+    /// from `None` when it holds an attack block (the caller then hashes
+    /// it again on a path that stops there and mitigates).
+    pub(crate) fn digest_many_checked<T>(
+        self,
+        messages: &[&[u8]],
+        out: &mut [T],
+        filter: Filter,
+        is_attack: impl Fn(&Suspect<'_>) -> bool,
+        mut finish: impl FnMut(usize, Option<[u32; 5]>) -> T,
+    ) {
+        let mut index = 0;
+        let mut groups = messages.chunks_exact(LANES);
+        let mut slots = out.chunks_exact_mut(LANES);
+        for (group, slots) in (&mut groups).zip(&mut slots) {
+            let group: &[&[u8]; LANES] = group.try_into().expect("LANES messages");
+            // The tails are filled where they live: built elsewhere and
+            // moved here, they would be copied with wide loads from fresh
+            // narrow stores, which stalls (see `Padded::fill`).
+            let mut tails = [Padded::EMPTY; LANES];
+            let mut bodies: [&[[u8; 64]]; LANES] = [&[]; LANES];
+            for ((message, tail), body) in group.iter().zip(&mut tails).zip(&mut bodies) {
+                let (blocks, rest) = message.as_chunks::<64>();
+                tail.fill(rest, message.len() as u64);
+                *body = blocks;
+            }
+            let tails = tails.each_ref().map(Padded::blocks);
+            let parts: [Parts<'_>; LANES] = core::array::from_fn(|i| [bodies[i], tails[i]]);
+            // In lockstep while every message has blocks left, then each on
+            // its own.
+            let mut states = [crate::INITIAL_STATE; LANES];
+            let (done, mut attacked) =
+                self.compress_checked_lanes(&mut states, parts, filter, &is_attack);
+            for ((state, [body, tail]), attacked) in states.iter_mut().zip(parts).zip(&mut attacked)
+            {
+                let (body_done, tail_done) =
+                    (done.min(body.len()), done.saturating_sub(body.len()));
+                *attacked = *attacked
+                    || [&body[body_done..], &tail[tail_done..]]
+                        .into_iter()
+                        .any(|blocks| {
+                            self.compress_checked(state, blocks, filter, &is_attack)
+                                .is_some()
+                        });
+            }
+            for ((slot, state), attacked) in slots.iter_mut().zip(states).zip(attacked) {
+                *slot = finish(index, (!attacked).then_some(state));
+                index += 1;
+            }
+        }
+        for (message, slot) in groups.remainder().iter().zip(slots.into_remainder()) {
+            let (body, rest) = message.as_chunks::<64>();
+            let mut tail = Padded::EMPTY;
+            tail.fill(rest, message.len() as u64);
+            let mut state = crate::INITIAL_STATE;
+            let parts = [body, tail.blocks()];
+            let attacked = self
+                .compress_checked_parts(&mut state, parts, filter, &is_attack)
+                .is_some();
+            *slot = finish(index, (!attacked).then_some(state));
+            index += 1;
+        }
+    }
+
     /// Runs the kernel for `filter` on the blocks of `parts` (at most
     /// [`SLOTS`]) in one lane, and filters them: with AVX2 each block as
-    /// the kernel finishes it ([`crate::x86::filter_words`]), otherwise
+    /// the kernel finishes it ([`crate::arch::x86_64::avx2::words`]), otherwise
     /// the batch after the kernel. Returns the spills and which of them
     /// the filter lets through, as bits, with their masks in `masks`.
     #[inline(always)]
@@ -530,11 +401,11 @@ fn first_attack(
     while rest != 0 {
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let suspect = Suspect {
-            spill: &spills[i],
-            output: spills.get(i + 1).map_or(*state, Spill::ihv),
-            mask: masks[i],
-        };
+        let suspect = Suspect::new(
+            &spills[i],
+            spills.get(i + 1).map_or(*state, Spill::ihv),
+            masks[i],
+        );
         if is_attack(&suspect) {
             return Some(i);
         }
@@ -546,8 +417,12 @@ fn first_attack(
 mod tests {
     use super::{Filter, SLOTS, ShaNi, Spill, Suspect};
     use crate::INITIAL_STATE;
+    use crate::checked::recompress::Midstates;
+    use crate::checked::recompress::compress as compress_stepwise;
+    use crate::checked::recompress::expand;
+    use crate::checked::recompress::scalar_groups;
     use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
-    use crate::checked::{Midstates, compress_stepwise, dv_mask_reference, expand, scalar_groups};
+    use crate::checked::ubc::dv_mask_reference;
     use std::vec::Vec;
 
     /// What a run hands the recompression, checked against the scalar
@@ -582,7 +457,7 @@ mod tests {
     /// every other one passes a vector.
     #[test]
     fn every_filter_on_every_batch_length() {
-        let words: Vec<[u32; 80]> = crate::checked::test_words(SLOTS * 4).collect();
+        let words: Vec<[u32; 80]> = crate::checked::ubc::test_words(SLOTS * 4).collect();
         let spills: Vec<Spill> = words.iter().map(Spill::of_schedule).collect();
         for filter in Filter::all() {
             for len in 1..=SLOTS {

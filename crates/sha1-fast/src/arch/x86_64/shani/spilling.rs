@@ -3,14 +3,28 @@
 //! block), in one lane or several interleaved; in one lane, also the
 //! filter's window backwards ([`Mirror`]) for a per-block filter.
 
-use super::{SLOTS, Schedule, Slots, Spill};
-use crate::x86::filter_words::{MIRROR_GROUPS, Mirror};
+use crate::arch::x86_64::spill::{MIRROR_GROUPS, Mirror, Schedule, Spill};
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_loadu_si128, _mm_or_si128, _mm_set_epi64x,
     _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
     _mm_shuffle_epi8, _mm_slli_epi32, _mm_srli_epi32, _mm_xor_si128,
 };
 use core::mem::MaybeUninit;
+
+/// Blocks per batch: the kernel's rounds for this many blocks, then one
+/// filter call for all of them.
+pub(super) const BATCH: usize = 16;
+
+/// Batches up to this long take the paired AVX-512 filter (two blocks a
+/// pass): the sliced one costs the same for one block as for sixteen.
+pub(super) const PAIRED_MAX: usize = 4;
+
+/// Slots per lane: room for a batch and a short remainder (the
+/// one-shot's tail).
+pub(super) const SLOTS: usize = BATCH + PAIRED_MAX;
+
+/// A batch's spills, written by a kernel before they are read.
+pub(super) type Slots = [MaybeUninit<Spill>; SLOTS];
 
 /// A block's spill slot, which the kernel fills as it goes: each group of
 /// the schedule is stored when it is made. In several lanes the kernel

@@ -1,7 +1,7 @@
 //! The collision filter ([`crate::checked`]) bit-sliced on AVX-512 with
 //! VBMI and GFNI: sixteen blocks per pass, one per 32-bit lane, so each
 //! shape and each check is two instructions for all sixteen (the paired
-//! form in [`crate::x86::filter_avx512`] spends about forty on every
+//! form in [`super::paired`] spends about forty on every
 //! block).
 //!
 //! - **Rows**: per block, a two-register byte permute gathers the low and
@@ -14,14 +14,13 @@
 //! - **Shapes and checks**: [`crate::checked::sliced`]'s tables, unrolled;
 //!   a test per lane then says which blocks passed.
 
+use crate::arch::x86_64::cpu::Avx512Vbmi;
+use crate::arch::x86_64::spill::{PLANE_BITS, ReversedGroups, Spill};
 use crate::checked::sliced::{
     ALL, CHECK_COUNT, CHECK_TABLE, SHAPE_COUNT, SHAPE_TABLE, START, SlicedCheck, SlicedShape,
     to_mask,
 };
-use crate::checked::unrolled;
-use crate::x86::filter_avx512::{Avx512Filter, bytes, spilled};
-use crate::x86::planes::ReversedGroups;
-use crate::x86::shani_checked::Spill;
+use crate::checked::ubc::unrolled;
 use core::arch::x86_64::{
     __m512i, _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
     _mm512_mask_i32gather_epi32, _mm512_mask_test_epi32_mask, _mm512_or_si512,
@@ -34,17 +33,34 @@ use core::arch::x86_64::{
 /// Blocks per pass.
 pub(crate) const LANES: usize = 16;
 
-impl Avx512Filter {
+impl Avx512Vbmi {
     /// Which of `spills` (at most 32) the filter lets through, as bits,
-    /// with each one's mask in `masks` (as [`Avx512Filter::suspects`]),
+    /// with each one's mask in `masks` (as [`Avx512Vbmi::suspects`]),
     /// sixteen blocks per pass.
     #[inline]
     pub(crate) fn suspects_sliced(self, spills: &[Spill], masks: &mut [u64]) -> u32 {
         assert!(spills.len() <= 32 && masks.len() >= spills.len());
-        // SAFETY: `self` exists, so `Avx512Filter::detect` saw every
+        // SAFETY: `self` exists, so `Avx512Vbmi::detect` saw every
         // feature that `suspects` enables.
         unsafe { suspects(spills, masks) }
     }
+}
+
+/// A byte table.
+macro_rules! bytes {
+    ($table:expr) => {{
+        let table: &[u8; 64] = &$table;
+        // SAFETY: `table` is 64 readable bytes.
+        unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
+    }};
+}
+
+/// Where W_t's byte `b` sits among the spilled groups: group (t − 32) / 4,
+/// word t − 32 − 4g in lane 3 − that.
+const fn spilled(t: usize, b: usize) -> u8 {
+    let g = (t - 32) / 4;
+    let m = (t - 32) % 4;
+    (16 * g + 4 * (3 - m) + b) as u8
 }
 
 /// Byte tables for the permutes, built at compile time.
@@ -83,10 +99,7 @@ static BYTES: ByteTables = {
     t
 };
 
-/// The plane bits, in plane order.
-pub(crate) const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
-
-/// [`Avx512Filter::suspects_sliced`]. Never inlined, for the same reason
+/// [`Avx512Vbmi::suspects_sliced`]. Never inlined, for the same reason
 /// as the paired form: the SHA-NI kernel's legacy-SSE instructions
 /// must not run with dirty upper vector halves.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
@@ -243,16 +256,17 @@ const _: () = assert!(
 
 #[cfg(test)]
 mod tests {
-    use super::Avx512Filter;
-    use crate::checked::{dv_mask_reference, test_words};
-    use crate::x86::shani_checked::Spill;
+    use super::Avx512Vbmi;
+    use crate::arch::x86_64::spill::Spill;
+    use crate::checked::ubc::dv_mask_reference;
+    use crate::checked::ubc::test_words;
     use std::vec::Vec;
 
     /// Every position in a batch, every batch length: the suspects and
     /// their masks equal the reference's.
     #[test]
     fn equals_the_reference() {
-        let Some(filter) = Avx512Filter::detect() else {
+        let Some(filter) = Avx512Vbmi::detect() else {
             return;
         };
         let words: Vec<[u32; 80]> = test_words(4_000).collect();

@@ -1,7 +1,7 @@
 //! The collision filter ([`crate::checked`]) bit-sliced on AVX2: eight
 //! blocks a pass, one per 32-bit lane, for the batches of the SHA-NI
 //! kernel's four lanes on CPUs without AVX-512 (one lane filters each
-//! block as it goes, [`super::filter_words`]).
+//! block as it goes, [`super::words`]).
 //!
 //! - **Planes**: per block, four loads and four in-lane byte shuffles
 //!   gather the low and the top bytes of W\[32..64\], two unpacks and a
@@ -20,15 +20,15 @@
 //! batch. `shani_checked`'s tests run it, beside every other filter, on
 //! batches of every length against the reference.
 
+use crate::arch::x86_64::cpu::Avx2;
+use crate::arch::x86_64::spill::PLANE_BITS;
+use crate::arch::x86_64::spill::ReversedGroups;
+use crate::arch::x86_64::spill::Spill;
 use crate::checked::sliced::{
     ALL, CHECK_COUNT, CHECK_TABLE, SHAPE_COUNT, SHAPE_TABLE, START, SlicedCheck, SlicedShape,
     to_mask,
 };
-use crate::checked::unrolled;
-use crate::x86::avx2_lanes::Avx2;
-use crate::x86::filter_sliced::PLANE_BITS;
-use crate::x86::planes::ReversedGroups;
-use crate::x86::shani_checked::Spill;
+use crate::checked::ubc::unrolled;
 use core::arch::x86_64::{
     __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
     _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_movemask_ps, _mm256_or_si256,

@@ -18,7 +18,7 @@
 //! Collision detection ([`ArmSha::compress_checked`]) runs in the same
 //! block macro: it spills the schedule words W\[32..68\] as the groups
 //! use them, and the filter runs on their NEON bit planes
-//! ([`crate::aarch64::planes`]) beside the next block's rounds; the
+//! ([`crate::arch::aarch64::planes`]) beside the next block's rounds; the
 //! recompression steps its whole groups here too ([`ArmSha::groups`]).
 //!
 //! Soundness: every function that executes a SHA instruction is
@@ -27,9 +27,10 @@
 //! OS reported the feature they enable (`sha2`, which implies `neon`:
 //! the architecture has no SHA instructions without Advanced SIMD).
 
+use super::cpu::ArmSha;
+use super::planes;
 use crate::Digest;
-use crate::aarch64::planes;
-use crate::checked::dv_mask_from_planes;
+use crate::checked::ubc::dv_mask_from_planes;
 use crate::consts::K;
 use crate::lanes;
 use core::arch::aarch64::{
@@ -44,7 +45,7 @@ use core::arch::aarch64::{
 /// 80 cycles of round latency, so a second stream fills the pipe and a
 /// third would only wait; on Apple's M1 the unit is busy 132 cycles a
 /// block even for one stream, and lanes neither gain nor lose
-/// (docs/sha1.md). Not measured: no aarch64 machine was at hand.
+/// (docs/sha1.md has these bounds; they are not measurements).
 const LANES: usize = 2;
 
 /// Below this many busy lanes (when the messages have run out), each
@@ -52,12 +53,6 @@ const LANES: usize = 2;
 /// idle lane's placeholder block, which would cost a throughput-bound
 /// pipe as much as a real one.
 const MIN_LANES: usize = LANES;
-
-detection_token! {
-    /// Proof that the CPU has the SHA-1 instructions (Rust's `sha2`
-    /// feature, which stands for both SHA-1 and SHA-256).
-    ArmSha: "sha2"
-}
 
 impl ArmSha {
     /// [`crate::compress`] on this backend, over the blocks of each part
@@ -356,7 +351,8 @@ fn digest_lanes(messages: &[&[u8]], out: &mut [Digest]) {
 mod tests {
     use super::ArmSha;
     use crate::checked::kernel_tests::{self, blocks};
-    use crate::checked::{expand, scalar_groups};
+    use crate::checked::recompress::expand;
+    use crate::checked::recompress::scalar_groups;
 
     #[test]
     fn checked_kernel_filters_as_the_portable_filter() {

@@ -7,8 +7,7 @@
 //! way in is through [`Ssse3`], a token that [`Ssse3::detect`] makes after
 //! CPUID (cached by `cpufeatures`) reported it.
 //!
-//! How it works (Intel's SSSE3 technique; every choice measured, see
-//! `docs/sha1.md`):
+//! How it works (Intel's SSSE3 technique; `docs/sha1.md` has the figures):
 //! - The schedule is computed four words at a time in 128-bit vectors
 //!   (20 *steps* per block). Words 0–15 are loaded and byte-swapped; words
 //!   16–31 use `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`, whose fourth
@@ -19,14 +18,12 @@
 //! - Just in time, inside the block's own rounds: step `s` is issued
 //!   twelve rounds before round `4s` needs it, so vector and integer work
 //!   overlap and no long vector dependency chain sits in front of the
-//!   rounds (a version that computed a whole schedule up front paid about
-//!   110 cycles per call for it). The next block's words 0–15 are loaded
+//!   rounds. The next block's words 0–15 are loaded
 //!   during rounds 64–79, so consecutive blocks overlap too.
 //! - The W + K stores are volatile. Otherwise LLVM, seeing the store and
 //!   the loads in one function, forwards each stored vector straight into
 //!   the scalar rounds with `pshufd` + `movd` (vector → integer moves,
-//!   slower than a store and a load): measured 8–43% slower depending on
-//!   the feature set. The scalar loads stay plain, so they fold into
+//!   slower than a store and a load). The scalar loads stay plain, so they fold into
 //!   `add`.
 //! - The scalar rounds are fully unrolled by macros that rebind the five
 //!   working variables (no moves after register allocation). Each round
@@ -40,18 +37,15 @@ use core::arch::x86_64::{
     _mm_slli_si128, _mm_srli_epi32, _mm_srli_si128, _mm_sub_epi32, _mm_xor_si128,
 };
 
-use crate::checked::{Midstates, SuspectBlock, dv_mask_from_planes};
+use super::planes::planes;
+use crate::arch::x86_64::cpu::{Avx2, Ssse3};
+use crate::arch::x86_64::spill::{MIRROR_GROUPS, Mirror, ReversedGroups};
+use crate::checked::recompress::Midstates;
+use crate::checked::recompress::SuspectBlock;
+use crate::checked::ubc::dv_mask_from_planes;
 use crate::consts::K;
 use crate::rounds::{stored_rounds, u32_op};
-use crate::x86::avx2_lanes::Avx2;
-use crate::x86::filter_words::{MIRROR_GROUPS, Mirror};
-use crate::x86::planes::{ReversedGroups, planes};
 use core::mem::MaybeUninit;
-
-detection_token! {
-    /// Proof that the CPU has SSSE3 (and SSE3, which it implies).
-    Ssse3: "ssse3", "sse3", "sse2"
-}
 
 impl Ssse3 {
     /// [`crate::compress`] on this backend, over the blocks of each part
@@ -202,7 +196,7 @@ macro_rules! block {
 /// Also the single-stream finisher of the AVX2 lanes, whose token
 /// checks SSSE3 too.
 #[target_feature(enable = "ssse3")]
-pub(super) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+pub(crate) fn compress_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     compress_blocks_filtered::<false, false>(state, blocks, None, |_| false);
 }
 
@@ -404,8 +398,8 @@ fn window(wk: &Wk, kv: &[__m128i; 4]) -> ReversedGroups {
 #[cfg(test)]
 mod tests {
     use super::Ssse3;
+    use crate::arch::x86_64::cpu::Avx2;
     use crate::checked::kernel_tests;
-    use crate::x86::avx2_lanes::Avx2;
 
     /// The filter's forms this CPU has: the SSSE3 planes and the scalar
     /// checks, and the per-block AVX2 form where there is AVX2.

@@ -17,6 +17,7 @@
 
 use crate::Digest;
 use crate::INITIAL_STATE;
+use crate::arch::x86_64::cpu::ShaNi;
 use crate::lanes;
 use crate::pad::Padded;
 use core::arch::x86_64::{
@@ -30,20 +31,12 @@ use core::arch::x86_64::{
 /// interleaved group by group. `sha1rnds4` has a latency of 6 cycles and
 /// issues every 2 on Zen 5, so three chains would saturate it in theory;
 /// in practice the 16 XMM registers hold about two lanes' state and
-/// schedule, and more lanes hide the spills. Measured on 1000-byte
-/// messages: 4 lanes 0.93 cycles/byte, 5 lanes 0.81, 6 lanes 0.85.
+/// schedule, and more lanes hide the spills: five was the fastest count.
 const LANES: usize = 5;
 
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone: one lane is faster as a single stream.
 const MIN_LANES: usize = 2;
-
-detection_token! {
-    /// Proof that the CPU has the SHA extensions, and SSE4.1 and what it
-    /// implies, which every SHA-capable x86 CPU has but which the code
-    /// also uses.
-    ShaNi: "sha", "sse2", "sse3", "ssse3", "sse4.1"
-}
 
 impl ShaNi {
     /// [`crate::compress`] on this backend, over the blocks of each part

@@ -10,9 +10,10 @@
 //! unrolled for each of the two boundaries, with no state leaving the
 //! vector registers in between.
 
-use crate::checked::TwinStart;
-use crate::x86::shani::{ShaNi, groups_with, load_state};
-use crate::x86::shani_checked::Schedule;
+use super::rounds::{groups_with, load_state};
+use crate::arch::x86_64::cpu::ShaNi;
+use crate::arch::x86_64::spill::Schedule;
+use crate::checked::recompress::TwinStart;
 use core::arch::x86_64::{
     __m128i, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_shuffle_epi32, _mm_sub_epi32,
     _mm_testz_si128, _mm_xor_si128,

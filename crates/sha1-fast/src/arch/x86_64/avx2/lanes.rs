@@ -7,9 +7,9 @@
 //! keeps it, runs the rounds in loops of five (as fast as unrolled ones
 //! here, with a fifth of the code), keeps the states before steps 60 and
 //! 64, transposes each lane's W\[33..=64\] into the filter's planes with
-//! delta swaps ([`planes_by_swaps!`]), and runs `filter_avx2`'s shapes
+//! delta swaps ([`planes_by_swaps!`]), and runs `sliced`'s shapes
 //! and checks on the eight blocks; a lane the filter lets through goes to
-//! the recompression (see [`crate::x86::lanes_checked`]).
+//! the recompression (see [`crate::arch::x86_64::lanes_checked`]).
 //!
 //! Lane `i` of every vector belongs to message `i`. The 8×16 block words
 //! are loaded row-wise (two 32-byte loads per block), byte-swapped and
@@ -18,12 +18,11 @@
 //! and all 80 rounds then run lane-wise with add/xor/and/or and rotates as
 //! shift pairs (AVX2 has no vector rotate).
 //!
-//! What bounds it (measured on Zen 5, see `docs/sha1.md`):
-//! a round's critical path a → (shift, shift) → or → add → next a is three
-//! dependent vector operations, and simple vector integer operations have
-//! a two-cycle latency there, so 80 rounds take at least 480 cycles for
-//! the eight blocks (0.94 cycles/byte); the per-call transposition of the
-//! eight states between `[[u32; 5]; 8]` and vectors adds about 8%.
+//! What bounds it: a round's critical path a → (shift, shift) → or → add →
+//! next a is three dependent vector operations, each of two cycles'
+//! latency on Zen 5, so 80 rounds take at least 480 cycles for the eight
+//! blocks; the transposition of the eight states between `[[u32; 5]; 8]`
+//! and vectors comes on top.
 //!
 //! Required CPU feature: **`avx2`** (with the OS saving the YMM
 //! registers). The only way in is through [`Avx2`], a token that
@@ -38,57 +37,20 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
-use super::simd_schedule;
-use crate::Digest;
-use crate::checked::SuspectBlock;
+use super::sliced;
+use crate::arch::x86_64::cpu::Avx2;
+use crate::arch::x86_64::lanes_checked::{Kept, lane_kernel, planes_by_swaps, suspects};
+use crate::checked::recompress::SuspectBlock;
 use crate::consts::K;
-use crate::lanes;
 use crate::rounds::{ring_block, round};
-use crate::x86::filter_avx2;
-use crate::x86::lanes_checked::{Kept, checked_lanes, planes_by_swaps, suspects};
 
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone on the SIMD-schedule kernel: an eight-lane step costs
-/// the same however many lanes are busy, and one lane of it runs at about
-/// 460 MB/s against 1 600 MB/s for a single stream.
+/// the same however many lanes are busy, and one lane of it is several
+/// times slower than a single stream.
 const MIN_LANES: usize = 4;
 
-detection_token! {
-    /// Proof that the CPU has AVX2 and that the OS saves the YMM registers
-    /// (`cpufeatures` checks both), and every feature `avx2` implies,
-    /// SSSE3 among them, whose kernel finishes the last lanes.
-    Avx2: "avx2", "avx", "sse4.2", "sse4.1", "ssse3", "sse3", "sse2"
-}
-
-impl Avx2 {
-    /// [`crate::digest_many_into`] on eight lanes; `out` has one slot per
-    /// message.
-    #[inline]
-    pub(crate) fn digest_many(self, messages: &[&[u8]], out: &mut [Digest]) {
-        // SAFETY: `self` exists, so `Avx2::detect` saw the features that
-        // `digest_lanes` enables and those of the SSSE3 kernel it calls.
-        unsafe { digest_lanes(messages, out) }
-    }
-}
-
-checked_lanes!(Avx2, "avx2", 8);
-
-/// Many messages, eight at a time, one block of each per step; idle lanes
-/// hash a dummy block into a state nobody reads.
-#[target_feature(enable = "avx2")]
-fn digest_lanes(messages: &[&[u8]], out: &mut [Digest]) {
-    lanes::run::<8>(
-        messages,
-        out,
-        MIN_LANES,
-        |states, blocks, _| compress_lanes(states, *blocks),
-        |state, parts| {
-            for blocks in parts {
-                simd_schedule::compress_blocks(state, blocks);
-            }
-        },
-    );
-}
+lane_kernel!(Avx2, "avx2", 8);
 
 /// The lanes' operations for [`crate::rounds`]: each on eight `u32`s.
 /// rotl(x, n) is a shift pair (the halves are disjoint).
@@ -229,9 +191,9 @@ fn words(blocks: &[&[u8; 64]; 8]) -> [__m256i; 16] {
 /// Hashes block `blocks[i]` into `states[i]` for each of the eight lanes
 /// (SHA-1 compression, FIPS 180-4 §6.1.2).
 #[target_feature(enable = "avx2")]
-fn compress_lanes(states: &mut [[u32; 5]; 8], blocks: [&[u8; 64]; 8]) {
+fn compress_lanes(states: &mut [[u32; 5]; 8], blocks: &[&[u8; 64]; 8]) {
     let h: [__m256i; 5] = load_states!(states);
-    let mut w = words(&blocks);
+    let mut w = words(blocks);
     let [k0, k1, k2, k3] = [0, 1, 2, 3].map(|i| K[i] as i32);
     let [k0, k1, k2, k3] = [
         _mm256_set1_epi32(k0),
@@ -275,7 +237,7 @@ fn step_checked(
     let out = rounds_keeping(h, blocks, kept);
     store_states!(states, sum(h, out));
     let window = kept.w[33..65].try_into().expect("W[33..=64]");
-    let (passed, masks) = filter_avx2::passing(&planes(window), (1 << active) - 1);
+    let (passed, masks) = sliced::passing(&planes(window), (1 << active) - 1);
     if passed == 0 {
         return 0;
     }

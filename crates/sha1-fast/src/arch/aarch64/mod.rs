@@ -25,5 +25,6 @@ macro_rules! detection_token {
 
 #[allow(unsafe_code)]
 pub(crate) mod armsha;
+pub(crate) mod cpu;
 #[allow(unsafe_code)] // only the tests' helper
 pub(crate) mod planes;

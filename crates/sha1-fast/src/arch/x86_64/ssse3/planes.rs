@@ -8,14 +8,12 @@
 //! plane is then one 16-bit shift (bringing the wanted bit to the top of
 //! every byte) and one `pmovmskb`.
 
-use crate::checked::Planes;
+use crate::arch::x86_64::spill::ReversedGroups;
+use crate::checked::ubc::Planes;
 use core::arch::x86_64::{
     __m128i, _mm_movemask_epi8, _mm_set_epi8, _mm_shuffle_epi8, _mm_slli_epi16, _mm_srli_si128,
     _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
 };
-
-/// The groups of W\[32..68\], W_{4k} in each top lane.
-pub(crate) type ReversedGroups = [__m128i; 9];
 
 /// The sixteen bits of plane `bit` (0–7 from `low`, 28–30 from `high`).
 macro_rules! plane16 {
@@ -71,23 +69,13 @@ pub(crate) fn planes(groups: &ReversedGroups) -> Planes {
     core::array::from_fn(|p| a[p] | b[p] << 16 | (c[p] & 0xF) << 32)
 }
 
-/// W\[32..68\] of `w` as the SHA-NI kernel spills it, for the tests of
-/// the filter's x86 forms.
-#[cfg(test)]
-pub(crate) fn reversed_groups(w: &[u32; 80]) -> ReversedGroups {
-    core::array::from_fn(|g| {
-        let t = 32 + 4 * g;
-        let word = |m: usize| w[t + m] as i32;
-        // `_mm_set_epi32` takes the top lane first: W_{4k} on top.
-        // SAFETY: SSE2 is part of every x86-64 CPU.
-        unsafe { core::arch::x86_64::_mm_set_epi32(word(0), word(1), word(2), word(3)) }
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{planes, reversed_groups};
-    use crate::checked::{planes_portable, test_words, window};
+    use super::planes;
+    use crate::arch::x86_64::spill::reversed_groups;
+    use crate::checked::ubc::planes_portable;
+    use crate::checked::ubc::test_words;
+    use crate::checked::ubc::window;
 
     #[test]
     fn equal_the_portable_planes() {

@@ -4,29 +4,29 @@
 //! beside the rounds) where the CPU has AVX-512.
 //!
 //! Lane `i` of every vector belongs to message `i`, as in
-//! [`crate::x86::avx2_lanes`], whose rounds ([`crate::rounds`]) this kernel
+//! [`crate::arch::x86_64::avx2::lanes`], whose rounds ([`crate::rounds`]) this kernel
 //! runs on `zmm` registers: rotates are `vprold`, and LLVM folds f_t and
 //! the schedule's xors into `vpternlogd`. A step loads the sixteen blocks
 //! as rows, byte-swaps them and transposes the 16×16 words
-//! ([`filter_sliced::transpose`]), then runs the 80 rounds. The checked
+//! ([`sliced::transpose`]), then runs the 80 rounds. The checked
 //! step also
 //! - keeps W\[0..80\] and the states before steps 60 and 64 (vector
 //!   stores, [`Kept`]);
 //! - transposes the bits of W\[33..=64\] per lane into the eleven 32-bit
 //!   planes of the bit-sliced filter (a swap network of shifts and
 //!   selects, of which LLVM keeps only what the planes need) and runs its
-//!   shapes and checks ([`filter_sliced::passes`]) on all sixteen blocks;
+//!   shapes and checks ([`sliced::passes`]) on all sixteen blocks;
 //! - only for a lane the filter lets through (about one block in twenty
 //!   to thirty of random data), hands the block to the recompression,
 //!   `is_attack`, with its words and midstates read from the kept vectors.
 //!
 //! The states enter and leave a step as `[[u32; 5]; 16]` (what
-//! [`lanes::run`] keeps), regrouped into five vectors with permutes.
+//! [`crate::lanes::run`] keeps), regrouped into five vectors with permutes.
 //! `docs/sha1-checked.md` has the figures.
 //!
 //! Required CPU features: **`avx512f`** and **`avx512bw`** (with the OS
-//! saving the ZMM registers). The only way in is through [`Avx512Lanes`],
-//! a token that [`Avx512Lanes::detect`] makes after CPUID (cached by
+//! saving the ZMM registers). The only way in is through [`Avx512`],
+//! a token that [`Avx512::detect`] makes after CPUID (cached by
 //! `cpufeatures`) reported them.
 
 use core::arch::x86_64::{
@@ -37,63 +37,22 @@ use core::arch::x86_64::{
     _mm512_xor_si512,
 };
 
-use crate::Digest;
-use crate::checked::SuspectBlock;
+use super::sliced;
+use crate::arch::x86_64::cpu::Avx512;
+use crate::arch::x86_64::lanes_checked::{Kept, lane_kernel, planes_by_swaps, suspects};
+use crate::checked::recompress::SuspectBlock;
 use crate::consts::K;
-use crate::lanes;
 use crate::rounds::{ring_block, ring_rounds};
-use crate::x86::filter_sliced;
-use crate::x86::lanes_checked::{Kept, checked_lanes, planes_by_swaps, suspects};
 
 /// Lanes per vector.
 pub(crate) const LANES: usize = 16;
 
 /// Below this many busy lanes (when the messages have run out), each
 /// finishes alone on the caller's single-stream compressor: a step costs
-/// the same however many lanes are busy, about four SHA-NI blocks' time
-/// (4 to 8 measured alike on 40 messages of 0..2000 bytes).
+/// the same however many lanes are busy, about four SHA-NI blocks' time.
 const MIN_LANES: usize = 4;
 
-detection_token! {
-    /// Proof that the CPU has AVX-512 F and BW (and that the OS saves the
-    /// ZMM registers), and every feature they imply.
-    Avx512Lanes: "avx512f", "avx512bw", "avx2", "avx", "fma", "sse4.2", "sse4.1", "ssse3",
-        "sse3", "sse2"
-}
-
-impl Avx512Lanes {
-    /// [`crate::digest_many_into`] on sixteen lanes, `compress` (the
-    /// engine's single-stream compressor) hashing the last few messages
-    /// alone; `out` has one slot per message.
-    #[inline]
-    pub(crate) fn digest_many(
-        self,
-        messages: &[&[u8]],
-        out: &mut [Digest],
-        compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
-    ) {
-        // SAFETY: `self` exists, so `Avx512Lanes::detect` saw the features
-        // that `digest_lanes` enables.
-        unsafe { digest_lanes(messages, out, compress) }
-    }
-}
-
-checked_lanes!(Avx512Lanes, "avx512f,avx512bw", LANES);
-
-#[target_feature(enable = "avx512f,avx512bw")]
-fn digest_lanes(
-    messages: &[&[u8]],
-    out: &mut [Digest],
-    compress: impl FnMut(&mut [u32; 5], &[&[[u8; 64]]]),
-) {
-    lanes::run::<LANES>(
-        messages,
-        out,
-        MIN_LANES,
-        |states, blocks, _| compress_lanes(states, blocks),
-        compress,
-    );
-}
+lane_kernel!(Avx512, "avx512f,avx512bw", LANES);
 
 /// The lanes' operations for [`crate::rounds`]: each on sixteen `u32`s.
 macro_rules! m512_op {
@@ -247,7 +206,7 @@ fn step_checked(
     store_states(states, h);
     let valid = ((1u32 << active) - 1) as u16;
     let window = kept.w[33..65].try_into().expect("W[33..=64]");
-    let (passed, masks) = filter_sliced::passes(&planes(window), valid);
+    let (passed, masks) = sliced::passes(&planes(window), valid);
     if passed == 0 {
         return 0;
     }
@@ -277,7 +236,7 @@ fn words(blocks: &[&[u8; 64]; LANES]) -> [__m512i; 16] {
         let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
         *row = _mm512_shuffle_epi8(v, bswap);
     }
-    filter_sliced::transpose(&rows)
+    sliced::transpose(&rows)
 }
 
 /// Hashes block `blocks[i]` into `states[i]` for each lane (SHA-1
