@@ -11,9 +11,10 @@ use std::path::Path;
 /// Regular files up to this size are read whole and hashed in batches.
 pub(crate) const SMALL: u64 = 256 * 1024;
 
-/// The read size for streamed files: large enough that the system call
-/// and the hasher's call overheads vanish, small enough to stay in L2.
-const BLOCK: usize = 256 * 1024;
+/// The read size for streamed files. The kernel's copy and the hasher's
+/// read of it stay in the near caches: 16–64 KiB reads took 30–35% less
+/// CPU time than 256 KiB–4 MiB ones on a 512 MiB file (AMD Zen 3).
+const BLOCK: usize = 64 * 1024;
 
 /// Room kept before a small file's bytes for its git header
 /// (`blob 262144\0` and far longer lengths fit).
@@ -52,7 +53,7 @@ pub(crate) fn open(path: &Path, algorithm: Algorithm, scratch: &mut Vec<u8>) -> 
     let meta = file.metadata()?;
     let regular = meta.is_file();
     if (regular && meta.len() <= SMALL) || (algorithm.git && !regular && !meta.is_dir()) {
-        return load(file, algorithm).map(Opened::Whole);
+        return load(file, meta.len(), algorithm).map(Opened::Whole);
     }
     let git_len = algorithm.git.then_some(meta.len());
     stream(file, algorithm, git_len, scratch).map(Opened::Hashed)
@@ -67,15 +68,34 @@ pub(crate) fn open(path: &Path, algorithm: Algorithm, scratch: &mut Vec<u8>) -> 
 pub(crate) fn stdin(algorithm: Algorithm, scratch: &mut Vec<u8>) -> io::Result<Hashed> {
     let input = io::stdin().lock();
     if algorithm.git {
-        return load(input, algorithm).map(|loaded| algorithm.one(loaded.message()));
+        return load(input, 0, algorithm).map(|loaded| algorithm.one(loaded.message()));
     }
     stream(input, algorithm, None, scratch)
 }
 
-/// Reads all of `reader`, leaving room for the git header before it.
-fn load(mut reader: impl Read, algorithm: Algorithm) -> io::Result<Loaded> {
-    let mut buffer = vec![0; HEADER_ROOM];
-    reader.read_to_end(&mut buffer)?;
+/// Reads all of `reader`, expected to hold `expected` bytes, leaving room
+/// for the git header before them.
+///
+/// A buffer of the expected size and one byte more is read into
+/// directly: `File`'s `read_to_end` would ask the size again (`statx`
+/// and `lseek`, two more system calls a file).
+fn load(mut reader: impl Read, expected: u64, algorithm: Algorithm) -> io::Result<Loaded> {
+    let room = usize::try_from(expected).map_or(0, |len| len.saturating_add(1));
+    let mut buffer = vec![0; HEADER_ROOM.saturating_add(room)];
+    let mut filled = HEADER_ROOM;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buffer.truncate(filled);
+    if filled == HEADER_ROOM + room {
+        // More than expected: the file grew, or its size was unknown.
+        reader.read_to_end(&mut buffer)?;
+    }
     let mut start = HEADER_ROOM;
     if algorithm.git {
         let header = git_header((buffer.len() - HEADER_ROOM) as u64);
