@@ -137,11 +137,11 @@ fn check_list(
     report: &mut Report,
 ) -> io::Result<bool> {
     let from_stdin = list == "-";
-    let shown = if from_stdin {
-        "standard input".to_owned()
+    let shown = quote(if from_stdin {
+        b"standard input"
     } else {
-        quote(list.as_encoded_bytes())
-    };
+        list.as_encoded_bytes()
+    });
     let Some(contents) = read_list(list, &shown, report)? else {
         return Ok(false);
     };
