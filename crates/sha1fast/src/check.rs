@@ -291,3 +291,47 @@ fn summarize(tally: &Tally, report: &mut Report) -> io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_list;
+    use crate::algorithm::Hashed;
+    use crate::checkline::{Entry, LineReader};
+    use crate::sum::LineFormat;
+    use proptest::prelude::*;
+    use sha1_fast::Digest;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Every line the hashing mode writes (all its forms) reads back
+        /// as the name and digest it was written from.
+        #[test]
+        fn written_lines_read_back(
+            name in proptest::collection::vec(1u8.., 1..40),
+            bytes in any::<[u8; 20]>(),
+            tag in any::<bool>(),
+            binary in any::<bool>(),
+        ) {
+            let digest = Digest::from_bytes(bytes);
+            let mut line = Vec::new();
+            let format = LineFormat { tag, binary: binary && !tag, zero: false };
+            format.push_line(&mut line, &name, Hashed { digest, collision: false });
+            let lines = parse_list(&line, false, &mut LineReader::default());
+            let read: Vec<&Entry> = lines.iter().filter_map(|l| match l {
+                super::Line::Entry(entry) => Some(entry),
+                super::Line::Misformatted { .. } => None,
+            }).collect();
+            prop_assert_eq!(read.len(), 1);
+            prop_assert_eq!(&read[0].name, &name);
+            prop_assert_eq!(read[0].digest, digest);
+        }
+
+        /// Any bytes as a list: lines are counted, nothing panics.
+        #[test]
+        fn any_list_is_read_without_panic(list in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let lines = parse_list(&list, true, &mut LineReader::default());
+            prop_assert!(lines.len() <= list.len());
+        }
+    }
+}
