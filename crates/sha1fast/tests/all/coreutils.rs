@@ -222,3 +222,31 @@ fn usage_errors_equal_sha1sum() {
     // Unambiguous prefixes are accepted, as getopt_long accepts them.
     assert_same(&tree.root, "sha1sum", &args(&["--ta", "--bin", "-"]), b"x");
 }
+
+#[test]
+fn help_and_version() {
+    let tree = Tree::empty("help");
+    let help = run_in(
+        &tree.root,
+        "sha1fast",
+        &args(&["--help", "--bogus-after-help"]),
+        b"",
+    );
+    assert_eq!(help.status, Some(0));
+    for option in [
+        "--check",
+        "--ignore-missing",
+        "--no-detect",
+        "--mitigated",
+        "--git",
+    ] {
+        assert!(help.stdout_text().contains(option), "{option}");
+    }
+    let version = run_in(&tree.root, "sha1fast", &args(&["--vers"]), b"");
+    assert_eq!(version.status, Some(0));
+    assert!(
+        version
+            .stdout_text()
+            .starts_with(&format!("sha1fast {}\n", env!("CARGO_PKG_VERSION")))
+    );
+}

@@ -24,9 +24,28 @@ fn git_equals_git_hash_object() {
     git_args.extend_from_slice(&operands);
     let theirs = run_in(&tree.root, "git", &git_args, b"");
     assert_eq!(theirs.status, Some(0), "{}", theirs.stderr);
+    std::fs::write(tree.root.join("blobs.sha1"), &ours.stdout).expect("write list");
     let (ours, theirs) = (ours.stdout_text(), theirs.stdout_text());
     assert_eq!(digests(&ours), theirs.lines().collect::<Vec<_>>());
     assert!(theirs.lines().count() > 300);
+    // The list checks with --git, and fails without it.
+    let check = run_in(
+        &tree.root,
+        "sha1fast",
+        &args(&["-c", "--quiet", "--git", "blobs.sha1"]),
+        b"",
+    );
+    assert_eq!(
+        (check.status, check.stdout_text()),
+        (Some(0), String::new())
+    );
+    let plain = run_in(
+        &tree.root,
+        "sha1fast",
+        &args(&["-c", "--status", "blobs.sha1"]),
+        b"",
+    );
+    assert_eq!(plain.status, Some(1));
 }
 
 #[test]
