@@ -13,7 +13,8 @@ pub(crate) const SMALL: u64 = 256 * 1024;
 
 /// The read size for streamed files. The kernel's copy and the hasher's
 /// read of it stay in the near caches: 16–64 KiB reads took 30–35% less
-/// CPU time than 256 KiB–4 MiB ones on a 512 MiB file (AMD Zen 3).
+/// CPU time than 256 KiB–4 MiB ones on a 512 MiB file (AMD Zen 3, a
+/// shared 2-core machine).
 const BLOCK: usize = 64 * 1024;
 
 /// Room kept before a small file's bytes for its git header

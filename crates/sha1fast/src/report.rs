@@ -17,7 +17,7 @@ pub(crate) enum Complaint {
     /// A checksum list opened but not read (coreutils' wording).
     #[error("{0}: read error")]
     ListRead(String),
-    #[error("{name}: sha-1 collision attack detected (its digest is shared by another file)")]
+    #[error("{name}: sha-1 collision attack detected (its plain sha-1 can name a different file)")]
     Collision { name: String },
     /// With `--warn`: one line of a checksum list that is not a checksum
     /// line.
