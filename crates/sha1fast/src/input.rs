@@ -3,9 +3,10 @@
 //! larger, and standard input, streamed through a hasher in large
 //! blocks.
 
-use crate::algorithm::{Algorithm, Hashed, git_header};
+use crate::algorithm::{Algorithm, Hashed, Stream, git_header};
 use std::fs::File;
 use std::io::{self, Read};
+use std::ops::Range;
 use std::path::Path;
 
 /// Regular files up to this size are read whole and hashed in batches.
@@ -17,47 +18,111 @@ pub(crate) const SMALL: u64 = 256 * 1024;
 /// shared 2-core machine).
 const BLOCK: usize = 64 * 1024;
 
-/// Room kept before a small file's bytes for its git header
+/// Room kept before each file's bytes for its git header
 /// (`blob 262144\0` and far longer lengths fit).
 const HEADER_ROOM: usize = 32;
 
-/// A file read whole: its message (the git header, then the bytes).
-pub(crate) struct Loaded {
-    buffer: Vec<u8>,
-    start: usize,
+/// Bytes of small files a worker holds before they are hashed together.
+pub(crate) const BATCH_BYTES: usize = 4 << 20;
+
+/// One worker's reading space: small files are read one after another
+/// into `arena`, which is allocated and zeroed once and reused for every
+/// batch, and streamed files go through `block`.
+pub(crate) struct Buffers {
+    arena: Vec<u8>,
+    /// The end of the last file read into `arena`.
+    used: usize,
+    block: Vec<u8>,
 }
 
-impl Loaded {
-    /// What is hashed: the bytes, after the git header with `--git`.
-    pub(crate) fn message(&self) -> &[u8] {
-        &self.buffer[self.start..]
+impl Buffers {
+    pub(crate) fn new() -> Buffers {
+        Buffers {
+            arena: Vec::new(),
+            used: 0,
+            block: Vec::new(),
+        }
+    }
+
+    /// Whether the arena holds a batch's worth of files.
+    pub(crate) fn full(&self) -> bool {
+        self.used >= BATCH_BYTES
+    }
+
+    /// A message read into the arena.
+    pub(crate) fn message(&self, range: Range<usize>) -> &[u8] {
+        &self.arena[range]
+    }
+
+    /// Forgets the arena's files, once their batch is hashed.
+    pub(crate) fn clear(&mut self) {
+        self.used = 0;
     }
 }
 
-/// A file, read whole or already hashed.
+/// A file, read whole into the arena (its message's range there: the git
+/// header, then the bytes) or already hashed.
 pub(crate) enum Opened {
-    Whole(Loaded),
+    Whole(Range<usize>),
     Hashed(Hashed),
 }
 
-/// Reads the file at `path`: whole if it is a small regular file (or if
-/// `--git` needs the length of something that is not a regular file),
-/// else hashed as a stream, reading into `scratch`.
+/// Reads the file at `path`: whole into the arena if it is no larger than
+/// [`SMALL`], else hashed as a stream.
+///
+/// The file is read straight into the arena, with no size asked first: a
+/// small file costs `openat`, two `read`s (the second finding its end)
+/// and `close`. Only a file that fills the window is asked its size (for
+/// `--git`'s header) and streamed on from what was read.
 ///
 /// # Errors
 ///
 /// The error of opening or reading the file (reading a directory fails
-/// with "Is a directory", as in coreutils), or, with `--git`, a file that
-/// changed size while it was read.
-pub(crate) fn open(path: &Path, algorithm: Algorithm, scratch: &mut Vec<u8>) -> io::Result<Opened> {
-    let file = File::open(path)?;
+/// with "Is a directory", as in coreutils), or, with `--git`, a regular
+/// file that changed size while it was read.
+pub(crate) fn open(path: &Path, algorithm: Algorithm, buffers: &mut Buffers) -> io::Result<Opened> {
+    let mut file = File::open(path)?;
+    let window_len = SMALL as usize + 1;
+    let start = buffers.used + HEADER_ROOM;
+    if buffers.arena.len() < start + window_len {
+        // Zeroed by the allocator (`calloc`): pages no file reaches are
+        // never touched.
+        buffers.arena = vec![0; BATCH_BYTES + HEADER_ROOM + window_len];
+    }
+    let window = &mut buffers.arena[start..start + window_len];
+    let n = read_up_to(&mut file, window)?;
+    if n < window_len {
+        let end = start + n;
+        buffers.used = end;
+        let mut message_start = start;
+        if algorithm.git {
+            let header = git_header(n as u64);
+            message_start -= header.len();
+            buffers.arena[message_start..start].copy_from_slice(&header);
+        }
+        return Ok(Opened::Whole(message_start..end));
+    }
+    let head = &buffers.arena[start..start + n];
     let meta = file.metadata()?;
-    let regular = meta.is_file();
-    if (regular && meta.len() <= SMALL) || (algorithm.git && !regular && !meta.is_dir()) {
-        return load(file, meta.len(), algorithm).map(Opened::Whole);
+    if algorithm.git && !meta.is_file() {
+        // No length to put in the header before the end: read it all.
+        let mut all = head.to_vec();
+        file.read_to_end(&mut all)?;
+        let mut message = git_header(all.len() as u64);
+        message.extend_from_slice(&all);
+        return Ok(Opened::Hashed(algorithm.one(&message)));
     }
     let git_len = algorithm.git.then_some(meta.len());
-    stream(file, algorithm, git_len, scratch).map(Opened::Hashed)
+    let mut hasher = algorithm.stream();
+    if let Some(len) = git_len {
+        hasher.update(&git_header(len));
+    }
+    hasher.update(head);
+    let total = n as u64 + stream_into(&mut hasher, file, &mut buffers.block)?;
+    if git_len.is_some_and(|len| len != total) {
+        return Err(io::Error::other("file changed size while it was read"));
+    }
+    Ok(Opened::Hashed(hasher.finish()))
 }
 
 /// Hashes standard input, streamed (read whole with `--git`, which must
@@ -66,24 +131,24 @@ pub(crate) fn open(path: &Path, algorithm: Algorithm, scratch: &mut Vec<u8>) -> 
 /// # Errors
 ///
 /// The error of reading standard input.
-pub(crate) fn stdin(algorithm: Algorithm, scratch: &mut Vec<u8>) -> io::Result<Hashed> {
-    let input = io::stdin().lock();
+pub(crate) fn stdin(algorithm: Algorithm, buffers: &mut Buffers) -> io::Result<Hashed> {
+    let mut input = io::stdin().lock();
     if algorithm.git {
-        return load(input, 0, algorithm).map(|loaded| algorithm.one(loaded.message()));
+        let mut all = Vec::new();
+        input.read_to_end(&mut all)?;
+        let mut message = git_header(all.len() as u64);
+        message.extend_from_slice(&all);
+        return Ok(algorithm.one(&message));
     }
-    stream(input, algorithm, None, scratch)
+    let mut hasher = algorithm.stream();
+    stream_into(&mut hasher, input, &mut buffers.block)?;
+    Ok(hasher.finish())
 }
 
-/// Reads all of `reader`, expected to hold `expected` bytes, leaving room
-/// for the git header before them.
-///
-/// A buffer of the expected size and one byte more is read into
-/// directly: `File`'s `read_to_end` would ask the size again (`statx`
-/// and `lseek`, two more system calls a file).
-fn load(mut reader: impl Read, expected: u64, algorithm: Algorithm) -> io::Result<Loaded> {
-    let room = usize::try_from(expected).map_or(0, |len| len.saturating_add(1));
-    let mut buffer = vec![0; HEADER_ROOM.saturating_add(room)];
-    let mut filled = HEADER_ROOM;
+/// Reads into `buffer` until it is full or the reader ends; returns how
+/// many bytes were read.
+fn read_up_to(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
     while filled < buffer.len() {
         match reader.read(&mut buffer[filled..]) {
             Ok(0) => break,
@@ -92,47 +157,23 @@ fn load(mut reader: impl Read, expected: u64, algorithm: Algorithm) -> io::Resul
             Err(e) => return Err(e),
         }
     }
-    buffer.truncate(filled);
-    if filled == HEADER_ROOM + room {
-        // More than expected: the file grew, or its size was unknown.
-        reader.read_to_end(&mut buffer)?;
-    }
-    let mut start = HEADER_ROOM;
-    if algorithm.git {
-        let header = git_header((buffer.len() - HEADER_ROOM) as u64);
-        start -= header.len();
-        buffer[start..HEADER_ROOM].copy_from_slice(&header);
-    }
-    Ok(Loaded { buffer, start })
+    Ok(filled)
 }
 
-/// Hashes `reader` to its end; with `git_len`, as a blob of that many
-/// bytes, which must be how many there are.
-fn stream(
-    mut reader: impl Read,
-    algorithm: Algorithm,
-    git_len: Option<u64>,
-    scratch: &mut Vec<u8>,
-) -> io::Result<Hashed> {
-    scratch.resize(BLOCK, 0);
-    let mut hasher = algorithm.stream();
-    if let Some(len) = git_len {
-        hasher.update(&git_header(len));
-    }
+/// Hashes the rest of `reader` in [`BLOCK`]-sized reads into `block`;
+/// returns how many bytes that was.
+fn stream_into(hasher: &mut Stream, mut reader: impl Read, block: &mut Vec<u8>) -> io::Result<u64> {
+    block.resize(BLOCK, 0);
     let mut total = 0u64;
     loop {
-        match reader.read(scratch) {
-            Ok(0) => break,
+        match reader.read(block) {
+            Ok(0) => return Ok(total),
             Ok(n) => {
-                hasher.update(&scratch[..n]);
+                hasher.update(&block[..n]);
                 total += n as u64;
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    if git_len.is_some_and(|len| len != total) {
-        return Err(io::Error::other("file changed size while it was read"));
-    }
-    Ok(hasher.finish())
 }

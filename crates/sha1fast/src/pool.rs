@@ -10,7 +10,7 @@
 //! in order, while the workers go on.
 
 use crate::algorithm::{Algorithm, Hashed};
-use crate::input::{self, Loaded, Opened};
+use crate::input::{self, Buffers, Opened};
 use std::io;
 use std::ops::Range;
 use std::path::Path;
@@ -29,9 +29,6 @@ pub(crate) type Outcome = io::Result<Hashed>;
 
 /// Files per run at most: enough to fill the lanes many times over.
 const MAX_RUN: usize = 64;
-
-/// Bytes of small files held before they are hashed together.
-const BATCH_BYTES: usize = 4 << 20;
 
 /// Hashes every source and calls `deliver` with each index and outcome,
 /// in index order; stops at the first error `deliver` returns.
@@ -57,12 +54,12 @@ pub(crate) fn hash_in_order<E>(
     let runs = sources.len().div_ceil(run);
     let range = |r: usize| r * run..((r + 1) * run).min(sources.len());
     let mut ordered = Ordered::new(sources);
-    let mut scratch = Vec::new();
+    let mut buffers = Buffers::new();
 
     if threads <= 1 {
         for r in 0..runs {
-            ordered.fill(hash_run(algorithm, sources, range(r), &mut scratch));
-            ordered.deliver_ready(algorithm, &mut scratch, &mut deliver)?;
+            ordered.fill(hash_run(algorithm, sources, range(r), &mut buffers));
+            ordered.deliver_ready(algorithm, &mut buffers, &mut deliver)?;
         }
         return Ok(());
     }
@@ -75,13 +72,13 @@ pub(crate) fn hash_in_order<E>(
             let sender = sender.clone();
             let (next_run, stop) = (&next_run, &stop);
             scope.spawn(move || {
-                let mut scratch = Vec::new();
+                let mut buffers = Buffers::new();
                 while !stop.load(Ordering::Relaxed) {
                     let r = next_run.fetch_add(1, Ordering::Relaxed);
                     if r >= runs {
                         break;
                     }
-                    let results = hash_run(algorithm, sources, range(r), &mut scratch);
+                    let results = hash_run(algorithm, sources, range(r), &mut buffers);
                     if sender.send(results).is_err() {
                         break;
                     }
@@ -91,7 +88,7 @@ pub(crate) fn hash_in_order<E>(
         drop(sender);
         let result = (|| {
             loop {
-                ordered.deliver_ready(algorithm, &mut scratch, &mut deliver)?;
+                ordered.deliver_ready(algorithm, &mut buffers, &mut deliver)?;
                 match receiver.recv() {
                     Ok(results) => ordered.fill(results),
                     // Every worker is done and every file delivered but
@@ -132,12 +129,12 @@ impl<'s, 'a> Ordered<'s, 'a> {
     fn deliver_ready<E>(
         &mut self,
         algorithm: Algorithm,
-        scratch: &mut Vec<u8>,
+        buffers: &mut Buffers,
         deliver: &mut impl FnMut(usize, Outcome) -> Result<(), E>,
     ) -> Result<(), E> {
         while self.next < self.sources.len() {
             let outcome = match self.sources[self.next] {
-                Source::Stdin => input::stdin(algorithm, scratch),
+                Source::Stdin => input::stdin(algorithm, buffers),
                 Source::Path(_) => match self.slots[self.next].take() {
                     Some(outcome) => outcome,
                     None => return Ok(()),
@@ -156,43 +153,45 @@ fn hash_run(
     algorithm: Algorithm,
     sources: &[Source<'_>],
     range: Range<usize>,
-    scratch: &mut Vec<u8>,
+    buffers: &mut Buffers,
 ) -> Vec<(usize, Outcome)> {
     let mut done = Vec::with_capacity(range.len());
-    let mut batch: Vec<(usize, Loaded)> = Vec::new();
-    let mut batch_bytes = 0;
+    let mut batch: Vec<(usize, Range<usize>)> = Vec::new();
     for index in range {
         let Source::Path(path) = sources[index] else {
             continue;
         };
-        match input::open(path, algorithm, scratch) {
-            Ok(Opened::Whole(loaded)) => {
-                batch_bytes += loaded.message().len();
-                batch.push((index, loaded));
-                if batch_bytes >= BATCH_BYTES {
-                    hash_batch(algorithm, &mut batch, &mut done);
-                    batch_bytes = 0;
+        match input::open(path, algorithm, buffers) {
+            Ok(Opened::Whole(message)) => {
+                batch.push((index, message));
+                if buffers.full() {
+                    hash_batch(algorithm, buffers, &mut batch, &mut done);
                 }
             }
             Ok(Opened::Hashed(hashed)) => done.push((index, Ok(hashed))),
             Err(error) => done.push((index, Err(error))),
         }
     }
-    hash_batch(algorithm, &mut batch, &mut done);
+    hash_batch(algorithm, buffers, &mut batch, &mut done);
     done
 }
 
-/// Hashes the files read whole so far, in one many-message call.
+/// Hashes the files read into the arena so far, in one many-message
+/// call, and empties it.
 fn hash_batch(
     algorithm: Algorithm,
-    batch: &mut Vec<(usize, Loaded)>,
+    buffers: &mut Buffers,
+    batch: &mut Vec<(usize, Range<usize>)>,
     done: &mut Vec<(usize, Outcome)>,
 ) {
     let hashed = match &batch[..] {
         [] => return,
-        [(_, one)] => vec![algorithm.one(one.message())],
+        [(_, one)] => vec![algorithm.one(buffers.message(one.clone()))],
         many => {
-            let messages: Vec<&[u8]> = many.iter().map(|(_, loaded)| loaded.message()).collect();
+            let messages: Vec<&[u8]> = many
+                .iter()
+                .map(|(_, range)| buffers.message(range.clone()))
+                .collect();
             algorithm.many(&messages)
         }
     };
@@ -202,4 +201,5 @@ fn hash_batch(
             .map(|(index, _)| index)
             .zip(hashed.into_iter().map(Ok)),
     );
+    buffers.clear();
 }
