@@ -53,6 +53,22 @@ struct Spans {
     spilled_at: usize,
 }
 
+/// The order of two encoded keys: memcmp order, without the call to
+/// `memcmp` for short keys (integers, short strings), which mostly
+/// differ in their first byte (a varint's tag, a string's length).
+#[inline]
+fn compare_keys(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
+    if a.len() > 16 || b.len() > 16 {
+        return a.cmp(b);
+    }
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
 /// serde's `SerializeMap` for [`Serializer`].
 pub struct MapSerializer<'a, O> {
     ser: &'a mut Serializer<O>,
@@ -107,7 +123,7 @@ impl<'a, O: Output> MapSerializer<'a, O> {
         let written = self.ser.out.written_from(last_start);
         let last = &written[..last_end - last_start];
         let this = &written[key[0] - last_start..key[1] - last_start];
-        match last.cmp(this) {
+        match compare_keys(last, this) {
             core::cmp::Ordering::Less => Ok(()),
             core::cmp::Ordering::Equal => {
                 Err(ErrorKind::DuplicateMapKey { offset: self.start }.into())
@@ -147,6 +163,8 @@ impl<O: Output> MapSerializer<'_, O> {
         let stack = &mut self.ser.maps.spans;
         if len == INLINE_ENTRIES {
             self.spans.spilled_at = stack.len();
+            // Room for the length announced, within reason, at once.
+            stack.reserve(self.announced.unwrap_or(0).clamp(2 * INLINE_ENTRIES, 1024));
             stack.extend_from_slice(&self.spans.inline);
         }
         // Drops what an inner map left behind if a `Serialize` impl
@@ -181,11 +199,17 @@ impl<O: Output> MapSerializer<'_, O> {
             let entry_end = spans.get(i + 1).map_or(end - base, |next| next[0]);
             let key = |[start, end]: [usize; 2]| start..end;
             // The entries before `i` are in order: find where `i` goes.
+            let this = &written[start..key_end];
             let mut at = i;
-            while at > 0 && written[key(spans[at - 1])] > written[start..key_end] {
+            let mut order = core::cmp::Ordering::Less;
+            while at > 0 {
+                order = compare_keys(&written[key(spans[at - 1])], this);
+                if order.is_le() {
+                    break;
+                }
                 at -= 1;
             }
-            if at > 0 && written[key(spans[at - 1])] == written[start..key_end] {
+            if order.is_eq() {
                 return Err(ErrorKind::DuplicateMapKey { offset: self.start }.into());
             }
             if at == i {
@@ -211,6 +235,7 @@ impl<O: Output> MapSerializer<'_, O> {
         let spans = &maps.spans[self.spans.spilled_at..self.spans.spilled_at + self.len];
         // Each entry ends where the next key starts.
         maps.entries.clear();
+        maps.entries.reserve(self.len);
         maps.entries.extend(
             spans
                 .iter()
@@ -221,7 +246,8 @@ impl<O: Output> MapSerializer<'_, O> {
         );
         let written = self.ser.out.written_from(base);
         let key = |&[start, end, _]: &[usize; 3]| &written[start..end];
-        maps.entries.sort_unstable_by(|a, b| key(a).cmp(key(b)));
+        maps.entries
+            .sort_unstable_by(|a, b| compare_keys(key(a), key(b)));
         if maps
             .entries
             .windows(2)
