@@ -12,6 +12,7 @@ extern crate std;
 pub mod canonical;
 mod de;
 mod error;
+mod keys;
 mod output;
 mod ser;
 #[allow(unsafe_code)]

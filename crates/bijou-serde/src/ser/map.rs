@@ -20,6 +20,7 @@ use bijou_core::bijou64;
 use serde::ser::{self, Serialize};
 
 use super::Serializer;
+use crate::keys::compare_keys;
 use crate::output::Output;
 use crate::{Error, ErrorKind};
 
@@ -51,22 +52,6 @@ struct Spans {
     /// Where this map's spans start in [`Scratch::spans`], once there are
     /// more than [`INLINE_ENTRIES`].
     spilled_at: usize,
-}
-
-/// The order of two encoded keys: memcmp order, without the call to
-/// `memcmp` for short keys (integers, short strings), which mostly
-/// differ in their first byte (a varint's tag, a string's length).
-#[inline]
-fn compare_keys(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
-    if a.len() > 16 || b.len() > 16 {
-        return a.cmp(b);
-    }
-    for (x, y) in a.iter().zip(b) {
-        if x != y {
-            return x.cmp(y);
-        }
-    }
-    a.len().cmp(&b.len())
 }
 
 /// serde's `SerializeMap` for [`Serializer`].
