@@ -299,15 +299,6 @@ impl Error {
         self.kind.offset()
     }
 
-    /// `self`, with its offset replaced: for errors raised inside a map
-    /// entry, which is encoded apart before the entries are sorted.
-    #[cfg(feature = "alloc")]
-    #[cold]
-    pub(crate) fn at(mut self, at: usize) -> Self {
-        for_each_variant!(self.kind_mut(), offset => *offset = at);
-        self
-    }
-
     /// `self`, with `offset` filled in if a serde impl raised it.
     #[cold]
     pub(crate) fn or_at(mut self, at: usize) -> Self {

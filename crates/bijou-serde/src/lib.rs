@@ -12,6 +12,7 @@ extern crate std;
 pub mod canonical;
 mod de;
 mod error;
+mod keys;
 mod output;
 mod ser;
 #[allow(unsafe_code)]
@@ -61,9 +62,37 @@ pub const MAX_DEPTH: usize = 128;
 /// ```
 #[cfg(feature = "alloc")]
 pub fn to_vec<T: ?Sized + serde::Serialize>(value: &T) -> Result<alloc::vec::Vec<u8>, Error> {
-    let mut serializer = Serializer::new(alloc::vec::Vec::new());
+    let size = serialized_size(value)?;
+    let mut serializer = Serializer::new(alloc::vec::Vec::with_capacity(size));
     value.serialize(&mut serializer)?;
     Ok(serializer.into_inner())
+}
+
+/// The length of `value`'s encoding: what `to_vec(value)?.len()` is, found
+/// without writing it (to size a buffer for [`to_slice`], or a frame's
+/// length prefix).
+///
+/// # Errors
+///
+/// Those of [`to_vec`], but for [`ErrorKind::DuplicateMapKey`]: a map's
+/// size does not depend on its keys' order, so they are not compared, and
+/// a map with two equal keys has a size here although `to_vec` refuses it.
+///
+/// # Examples
+///
+/// ```
+/// use std::collections::BTreeMap;
+///
+/// let value = (300u32, "hi", BTreeMap::from([(1u8, -1i64)]));
+/// let size = bijou_serde::serialized_size(&value)?;
+/// assert_eq!(size, 8);
+/// assert_eq!(size, bijou_serde::to_vec(&value)?.len());
+/// # Ok::<(), bijou_serde::Error>(())
+/// ```
+pub fn serialized_size<T: ?Sized + serde::Serialize>(value: &T) -> Result<usize, Error> {
+    let mut serializer = Serializer::new(output::SizeCounter::default());
+    value.serialize(&mut serializer)?;
+    Ok(serializer.into_inner().len())
 }
 
 /// Encodes `value` into the front of `buf` and returns the written part.
@@ -71,7 +100,10 @@ pub fn to_vec<T: ?Sized + serde::Serialize>(value: &T) -> Result<alloc::vec::Vec
 /// # Errors
 ///
 /// [`ErrorKind::BufferFull`] when `buf` is too short (its contents are then
-/// unspecified), and the errors of `to_vec`. Without the `alloc` feature,
+/// unspecified), and the errors of `to_vec`. [`serialized_size`] bytes are
+/// enough, unless a map's `Serialize` announces a length other than its
+/// count of entries: the count announced is written first and replaced
+/// when the map ends, so a longer one needs its extra bytes meanwhile. Without the `alloc` feature,
 /// map entries must come in increasing order of their encoded keys
 /// ([`ErrorKind::UnsortedMapOutput`]).
 ///

@@ -30,6 +30,9 @@ mod map;
 #[derive(Debug)]
 pub struct Serializer<O> {
     out: O,
+    /// Space for sorting maps, reused by every map of the value.
+    #[cfg(feature = "alloc")]
+    maps: map::Scratch,
 }
 
 /// `$int`: a `$width` varint, single bytes pushed directly.
@@ -49,7 +52,11 @@ macro_rules! varint {
 impl<O: Output> Serializer<O> {
     /// A serializer appending to `out`.
     pub fn new(out: O) -> Self {
-        Serializer { out }
+        Serializer {
+            out,
+            #[cfg(feature = "alloc")]
+            maps: map::Scratch::default(),
+        }
     }
 
     /// The output back.

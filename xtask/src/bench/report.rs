@@ -43,7 +43,10 @@ const INTERESTING_FLAGS: &[&str] = &[
 const BENCH_TITLES: &[(&str, &str)] = &[
     ("bijou", "Varints: bijou-core's bijou64 against its peers"),
     ("io", "bijou-io"),
-    ("serde", "bijou-serde against postcard, bincode and borsh"),
+    (
+        "serde",
+        "bijou-serde against BCS, postcard, bincode and borsh",
+    ),
     ("sha1", "SHA-1: sha1-fast against its peers"),
     (SHA1_LADDER, "SHA-1 optimisation ladder"),
     (

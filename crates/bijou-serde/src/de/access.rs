@@ -4,6 +4,7 @@
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
+use crate::keys::compare_keys;
 use crate::{Error, ErrorKind};
 
 /// The size hint for `left` more elements or entries: never more than
@@ -85,7 +86,7 @@ impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
         let key = seed.deserialize(&mut *self.de)?;
         let encoded = &before[..before.len() - self.de.rest.len()];
         if let Some(previous) = self.previous {
-            match previous.cmp(encoded) {
+            match compare_keys(previous, encoded) {
                 core::cmp::Ordering::Less => {}
                 core::cmp::Ordering::Equal => {
                     return Err(ErrorKind::DuplicateMapKey { offset }.into());

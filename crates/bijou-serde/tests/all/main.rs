@@ -2,5 +2,6 @@
 //! three).
 
 mod format;
+mod maps;
 mod properties;
 mod vectors;

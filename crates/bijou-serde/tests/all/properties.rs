@@ -242,6 +242,14 @@ proptest! {
     }
 
     #[test]
+    fn serialized_size_is_the_length_of_the_encoding(value in riches()) {
+        let encoded = to_vec(&value).unwrap();
+        prop_assert_eq!(bijou_serde::serialized_size(&value).unwrap(), encoded.len());
+        let mut exact = vec![0; encoded.len()];
+        prop_assert_eq!(bijou_serde::to_slice(&value, &mut exact).unwrap(), &encoded[..]);
+    }
+
+    #[test]
     fn arbitrary_bytes_that_decode_reencode_to_themselves(input in prop::collection::vec(format_bytes(), 0..48)) {
         accepted_reencodes_as_each(&input)?;
     }
