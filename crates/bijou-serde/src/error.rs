@@ -155,8 +155,9 @@ pub enum ErrorKind {
         /// Where the container that went too deep starts.
         offset: usize,
     },
-    /// A sequence or map serialized without a length (an iterator-driven
-    /// `Serialize` impl): the count comes first in this format.
+    /// A sequence serialized without a length (an iterator-driven
+    /// `Serialize` impl): the count comes first in this format. (A map's
+    /// count is put in place when the map ends, so a map may omit it.)
     #[error(
         "sequence at output byte {offset} has no length: serialize it from a collection \
          that knows its length"
