@@ -292,6 +292,35 @@ throughput_probe!(
     "rol \\r, 5"
 );
 
+/// Every object of the git repository that holds this package, framed as
+/// git hashes it (`<type> <size>\0` and the bytes), or `None` where
+/// `git cat-file` cannot list them (no git, or not a checkout).
+///
+/// Real objects mix sizes as no synthetic batch does: many small trees
+/// and commits, a long tail of large blobs.
+#[must_use]
+pub fn git_objects() -> Option<Vec<Vec<u8>>> {
+    let output = std::process::Command::new("git")
+        .args(["cat-file", "--batch-all-objects", "--batch"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let mut rest = output.stdout.as_slice();
+    let mut objects = Vec::new();
+    while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+        let header = std::str::from_utf8(&rest[..end]).ok()?;
+        let mut fields = header.split(' ').skip(1);
+        let (kind, size) = (fields.next()?, fields.next()?.parse::<usize>().ok()?);
+        let body = rest.get(end + 1..end + 1 + size)?;
+        let mut framed = format!("{kind} {size}\0").into_bytes();
+        framed.extend_from_slice(body);
+        objects.push(framed);
+        rest = rest.get(end + 2 + size..)?;
+    }
+    Some(objects)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,6 +21,11 @@
 //!   1000 bytes with `checked::digest_many_into` against a loop of
 //!   `sha1dc::digest`.
 //!
+//! The interleaved tables of `many` and `checked-many` have one more row,
+//! `git objects`: every object of this repository, framed as git frames
+//! it (`bijou_benches::git_objects`), the mix of sizes a git-like tool
+//! hashes.
+//!
 //! Every benchmark declares `Throughput::Bytes`, so criterion reports MB/s.
 //! The first function of each group is sha1-fast's default dispatch, the
 //! one `cargo xtask bench` reports ratios against: the public free
@@ -339,28 +344,42 @@ fn digest_table() {
     table("One-shot digest", rows);
 }
 
-/// The `many` group, interleaved.
+/// sha1-fast's `digest_many_into` on each backend, then the peers' loops,
+/// on `messages`.
+fn many_contenders<'a>(messages: &[&'a [u8]]) -> Vec<Contender<'a>> {
+    let mut contenders: Vec<Contender<'a>> = Vec::new();
+    for (i, backend) in backends().into_iter().enumerate() {
+        let messages = messages.to_vec();
+        let mut out = vec![Digest::from_bytes([0; 20]); messages.len()];
+        let run: Box<dyn FnMut()> =
+            Box::new(move || many_into(i == 0, backend, &messages, &mut out));
+        contenders.push((fast_name(backend), run));
+    }
+    contenders.extend(peers!(each_message(messages)));
+    contenders
+}
+
+/// The `many` group, interleaved, and the repository's objects.
 fn many_table() {
+    let owned_objects = bijou_benches::git_objects().unwrap_or_default();
     let inputs: Vec<(usize, &str, Vec<u8>)> = MANY
         .iter()
         .map(|&(count, len, name)| (len, name, input(count * len)))
         .collect();
-    let rows = inputs
+    let chunked: Vec<Vec<&[u8]>> = inputs
         .iter()
-        .map(|(len, name, data)| {
-            let messages: Vec<&[u8]> = data.chunks_exact(*len).collect();
-            let mut contenders: Vec<Contender<'_>> = Vec::new();
-            for (i, backend) in backends().into_iter().enumerate() {
-                let messages = messages.clone();
-                let mut out = vec![Digest::from_bytes([0; 20]); messages.len()];
-                let run: Box<dyn FnMut()> =
-                    Box::new(move || many_into(i == 0, backend, &messages, &mut out));
-                contenders.push((fast_name(backend), run));
-            }
-            contenders.extend(peers!(each_message(&messages)));
-            (*name, data.len(), contenders)
-        })
+        .map(|(len, _, data)| data.chunks_exact(*len).collect())
         .collect();
+    let mut rows: Vec<_> = inputs
+        .iter()
+        .zip(&chunked)
+        .map(|((_, name, data), messages)| (*name, data.len(), many_contenders(messages)))
+        .collect();
+    let objects: Vec<&[u8]> = owned_objects.iter().map(Vec::as_slice).collect();
+    if !objects.is_empty() {
+        let len = objects.iter().map(|o| o.len()).sum();
+        rows.push(("git objects", len, many_contenders(&objects)));
+    }
     table(
         "Many messages: digest_many against a loop of one-shots",
         rows,
@@ -492,9 +511,16 @@ fn checked_table() {
     let (count, len) = CHECKED_MANY;
     let data = input(count * len);
     let messages: Vec<&[u8]> = data.chunks_exact(len).collect();
+    let objects = bijou_benches::git_objects().unwrap_or_default();
+    let objects: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
+    let mut rows = vec![("256x1000B", data.len(), checked_many_contenders(&messages))];
+    if !objects.is_empty() {
+        let len = objects.iter().map(|o| o.len()).sum();
+        rows.push(("git objects", len, checked_many_contenders(&objects)));
+    }
     table(
         "Collision-detecting digest_many against a loop of sha1dc",
-        vec![("256x1000B", data.len(), checked_many_contenders(&messages))],
+        rows,
     );
 }
 

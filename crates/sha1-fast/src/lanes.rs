@@ -194,3 +194,55 @@ pub(crate) fn run_flagging<const N: usize, T>(
         out[cursor.index] = finish(cursor.index, *state, flagged);
     }
 }
+/// How many messages [`ByLength`] sorts at a time.
+#[cfg(target_arch = "x86_64")]
+const WINDOW: usize = 256;
+
+/// The indices of a batch of messages, each [`WINDOW`] of them sorted by
+/// length, for kernels that run their lanes in lockstep over several
+/// blocks at a time: such a step lasts only as long as the shortest
+/// message in it, so neighbours of like length keep every lane busy.
+/// It needs no allocation.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct ByLength<'m> {
+    messages: &'m [&'m [u8]],
+    start: usize,
+    order: [u8; WINDOW],
+    next: usize,
+    len: usize,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<'m> ByLength<'m> {
+    pub(crate) fn new(messages: &'m [&'m [u8]]) -> Self {
+        ByLength {
+            messages,
+            start: 0,
+            order: [0; WINDOW],
+            next: 0,
+            len: 0,
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Iterator for ByLength<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.next == self.len {
+            self.start += self.len;
+            self.len = (self.messages.len() - self.start).min(WINDOW);
+            self.next = 0;
+            let window = &self.messages[self.start..self.start + self.len];
+            let order = &mut self.order[..self.len];
+            for (i, slot) in order.iter_mut().enumerate() {
+                *slot = i as u8;
+            }
+            order.sort_unstable_by_key(|&i| window[usize::from(i)].len());
+        }
+        let at = *self.order[..self.len].get(self.next)?;
+        self.next += 1;
+        Some(self.start + usize::from(at))
+    }
+}

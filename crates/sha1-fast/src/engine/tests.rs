@@ -141,16 +141,18 @@ fn sha_ni_flags_made_up_attacks() {
 #[cfg(target_arch = "x86_64")]
 fn checked_batch() -> Vec<Vec<u8>> {
     use crate::checked::test_data::{COLLISION_FILES, collision_file, noise};
-    let mut batch: Vec<Vec<u8>> = (0..150).map(|i| noise(i, i as usize * 37 % 1300)).collect();
+    // More messages than one window of `lanes::ByLength`, so that lanes
+    // carry messages from one sorted window into the next.
+    let mut batch: Vec<Vec<u8>> = (0..300).map(|i| noise(i, i as usize * 37 % 1300)).collect();
     for (i, file) in COLLISION_FILES.into_iter().enumerate() {
         let data = collision_file(file);
         let mut suffixed = data.clone();
         suffixed.extend(noise(1000 + i as u64, 100 + i));
         let mut flipped = data.clone();
         flipped[250] ^= 2;
-        batch.insert(i * 31, data.clone());
-        batch.insert(i * 17 + 5, suffixed);
-        batch.insert(i * 23 + 60, flipped);
+        batch.insert(i * 61, data.clone());
+        batch.insert(i * 37 + 5, suffixed);
+        batch.insert(i * 53 + 60, flipped);
         batch.push(data);
     }
     batch

@@ -196,13 +196,14 @@ impl ShaNi {
         (count, attacked)
     }
 
-    /// `checked::digest_many` on the SHA unit: [`LANES`] messages at a
-    /// time, their bodies and then (when they have as many) their padded
-    /// tails in lockstep on the interleaved kernel, what is left of each
-    /// on its own, and the last few messages one by one. `finish(index,
-    /// state)` makes message `index`'s result from its final state, or
-    /// from `None` when it holds an attack block (the caller then hashes
-    /// it again on a path that stops there and mitigates).
+    /// `checked::digest_many` on the SHA unit: [`LANES`] messages in
+    /// flight on the interleaved kernel, in lockstep until one of them
+    /// ends; its lane then takes the next message (in
+    /// [`lanes::ByLength`](crate::lanes::ByLength) order), and when none
+    /// is left the others finish on their own. `finish(index, state)`
+    /// makes message `index`'s result from its final state, or from
+    /// `None` when it holds an attack block (the caller then hashes it
+    /// again on a path that stops there and mitigates).
     pub(crate) fn digest_many_checked<T>(
         self,
         messages: &[&[u8]],
@@ -211,56 +212,49 @@ impl ShaNi {
         is_attack: impl Fn(&Suspect<'_>) -> bool,
         mut finish: impl FnMut(usize, Option<[u32; 5]>) -> T,
     ) {
-        let mut index = 0;
-        let mut groups = messages.chunks_exact(LANES);
-        let mut slots = out.chunks_exact_mut(LANES);
-        for (group, slots) in (&mut groups).zip(&mut slots) {
-            let group: &[&[u8]; LANES] = group.try_into().expect("LANES messages");
-            // The tails are filled where they live: built elsewhere and
-            // moved here, they would be copied with wide loads from fresh
-            // narrow stores, which stalls (see `Padded::fill`).
-            let mut tails = [Padded::EMPTY; LANES];
-            let mut bodies: [&[[u8; 64]]; LANES] = [&[]; LANES];
-            for ((message, tail), body) in group.iter().zip(&mut tails).zip(&mut bodies) {
-                let (blocks, rest) = message.as_chunks::<64>();
-                tail.fill(rest, message.len() as u64);
-                *body = blocks;
-            }
-            let tails = tails.each_ref().map(Padded::blocks);
-            let parts: [Parts<'_>; LANES] = core::array::from_fn(|i| [bodies[i], tails[i]]);
-            // In lockstep while every message has blocks left, then each on
-            // its own.
-            let mut states = [crate::INITIAL_STATE; LANES];
-            let (done, mut attacked) =
+        let mut order = crate::lanes::ByLength::new(messages);
+        // The tails are filled where they live: built elsewhere and moved
+        // here, they would be copied with wide loads from fresh narrow
+        // stores, which stalls (see `Padded::fill`).
+        let mut tails = [Padded::EMPTY; LANES];
+        let mut states = [crate::INITIAL_STATE; LANES];
+        let mut load = |tail: &mut Padded, state: &mut [u32; 5]| {
+            let index = order.next()?;
+            let (body, rest) = messages[index].as_chunks::<64>();
+            tail.fill(rest, messages[index].len() as u64);
+            *state = crate::INITIAL_STATE;
+            Some(InLane {
+                index,
+                body,
+                done: 0,
+            })
+        };
+        let mut lanes: [Option<InLane<'_>>; LANES] = [None; LANES];
+        for ((lane, tail), state) in lanes.iter_mut().zip(&mut tails).zip(&mut states) {
+            *lane = load(tail, state);
+        }
+        while lanes.iter().all(Option::is_some) {
+            let full = lanes.map(|lane| lane.expect("every lane holds a message"));
+            let parts = core::array::from_fn(|i| full[i].rest(&tails[i]));
+            let (done, attacked) =
                 self.compress_checked_lanes(&mut states, parts, filter, &is_attack);
-            for ((state, [body, tail]), attacked) in states.iter_mut().zip(parts).zip(&mut attacked)
-            {
-                let (body_done, tail_done) =
-                    (done.min(body.len()), done.saturating_sub(body.len()));
-                *attacked = *attacked
-                    || [&body[body_done..], &tail[tail_done..]]
-                        .into_iter()
-                        .any(|blocks| {
-                            self.compress_checked(state, blocks, filter, &is_attack)
-                                .is_some()
-                        });
-            }
-            for ((slot, state), attacked) in slots.iter_mut().zip(states).zip(attacked) {
-                *slot = finish(index, (!attacked).then_some(state));
-                index += 1;
+            for (i, mut lane) in full.into_iter().enumerate() {
+                lane.done += done;
+                lanes[i] = if attacked[i] || lane.done == lane.body.len() + tails[i].blocks().len()
+                {
+                    out[lane.index] = finish(lane.index, (!attacked[i]).then_some(states[i]));
+                    load(&mut tails[i], &mut states[i])
+                } else {
+                    Some(lane)
+                };
             }
         }
-        for (message, slot) in groups.remainder().iter().zip(slots.into_remainder()) {
-            let (body, rest) = message.as_chunks::<64>();
-            let mut tail = Padded::EMPTY;
-            tail.fill(rest, message.len() as u64);
-            let mut state = crate::INITIAL_STATE;
-            let parts = [body, tail.blocks()];
+        for ((lane, tail), state) in lanes.iter().zip(&tails).zip(&mut states) {
+            let Some(lane) = *lane else { continue };
             let attacked = self
-                .compress_checked_parts(&mut state, parts, filter, &is_attack)
+                .compress_checked_parts(state, lane.rest(tail), filter, &is_attack)
                 .is_some();
-            *slot = finish(index, (!attacked).then_some(state));
-            index += 1;
+            out[lane.index] = finish(lane.index, (!attacked).then_some(*state));
         }
     }
 
@@ -411,6 +405,28 @@ fn first_attack(
         }
     }
     None
+}
+
+/// One message in a lane of [`ShaNi::digest_many_checked`]: its whole
+/// blocks and how many of its blocks (body, then padded tail) are done.
+#[derive(Clone, Copy)]
+struct InLane<'m> {
+    index: usize,
+    body: &'m [[u8; 64]],
+    done: usize,
+}
+
+impl<'m> InLane<'m> {
+    /// The blocks not yet compressed: the rest of the body, then the rest
+    /// of `tail`, the message's padded end.
+    fn rest<'t>(self, tail: &'t Padded) -> Parts<'t>
+    where
+        'm: 't,
+    {
+        let body = self.body.get(self.done..).unwrap_or(&[]);
+        let tail = tail.blocks();
+        [body, &tail[self.done.saturating_sub(self.body.len())..]]
+    }
 }
 
 #[cfg(test)]
