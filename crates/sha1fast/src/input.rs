@@ -1,7 +1,7 @@
-//! Reading what is hashed: a small regular file whole into memory, so
-//! that many go through the many-message lanes together; anything
-//! larger, and standard input, streamed through a hasher in large
-//! blocks.
+//! Reading what is hashed: a small file whole into its worker's arena,
+//! so that many go through the many-message lanes together; anything
+//! larger, and standard input, streamed through a hasher in 64 KiB
+//! reads.
 
 use crate::algorithm::{Algorithm, Hashed, Stream, git_header};
 use std::fs::File;
@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use std::ops::Range;
 use std::path::Path;
 
-/// Regular files up to this size are read whole and hashed in batches.
+/// Files up to this size are read whole and hashed in batches.
 pub(crate) const SMALL: u64 = 256 * 1024;
 
 /// The read size for streamed files. The kernel's copy and the hasher's
