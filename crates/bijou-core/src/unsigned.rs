@@ -302,28 +302,60 @@ macro_rules! unsigned_width {
                     return decode_near_end(input);
                 };
                 let [tag, payload @ ..] = *block;
-                // Single bytes keep a branch: most values in most streams,
-                // and predicted, it lets the CPU run ahead of the length
-                // chain (a select made `tiny` 2.5x slower, BENCHMARKS.md).
+                // Single bytes first: most values in most streams. Then one
+                // arm per tier, each with its length a constant. Where the
+                // data predicts the tier (one-tier streams, repeating
+                // records), the predicted branch and jump hand the CPU the
+                // next value's position before the tag is even loaded, so
+                // successive values overlap; where it does not, the jump
+                // costs one misprediction a value, not a compare ladder's
+                // several. A branch-free length (from the tag, by a
+                // subtraction) would chain every value to the previous
+                // value's tag load instead.
                 if tag < THRESHOLD {
                     return Ok((tag as $uint, 1));
                 }
                 let word = <$uint>::from_be_bytes(payload);
-                // Every multi-byte tier on one path, no branch on the tier:
-                // the length straight from the tag (one subtraction, so a
-                // caller's `pos + len` waits only for the tag's load), the
-                // payload the top `tier` bytes of one fixed-width load (a
-                // shift, never by the full width as the tier is at least
-                // 1), the offset from a table. Only the top tier can
-                // overflow: the add's carry, one branch never taken on
-                // valid input.
-                let len = tag as usize - (THRESHOLD as usize - 2);
-                let tier = len - 1;
-                let payload = word.wrapping_shr((8 * (TIERS - tier)) as u32);
-                match offset_of(tier).checked_add(payload) {
-                    Some(value) => Ok((value, len)),
-                    None => Err(DecodeError::Overflow),
+                crate::tiers::by_tier!(tag - (THRESHOLD - 1), decode_tier, word)
+            }
+
+            /// The value of tier `T` whose payload is the top `T` bytes of
+            /// `word`, and its total length. Only the top tier can
+            /// overflow.
+            #[inline(always)]
+            fn decode_tier<const T: usize>(word: $uint) -> Result<($uint, usize), DecodeError> {
+                match tier_value::<T>(word) {
+                    (Some(value), len) => Ok((value, len)),
+                    (None, _) => Err(DecodeError::Overflow),
                 }
+            }
+
+            /// The values encoded back to back in `input`, in order, as an
+            /// iterator that decodes them a chunk ahead with
+            /// [`decode_batch`] (vector paths included) and never allocates.
+            /// It yields each value, then ends; or yields the first error
+            /// (a value cut off by the end of `input`, or one that
+            #[doc = concat!("overflows `", stringify!($uint), "`) and then ends, its")]
+            /// [`offset`](crate::Values::offset) the error's place.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use bijou_core::", stringify!($name), ";")]
+            ///
+            #[doc = concat!("let mut input = ", stringify!($example_bytes), ".to_vec();")]
+            /// input.push(0x07);
+            /// let mut sum = 0;
+            #[doc = concat!("for value in ", stringify!($name), "::values(&input) {")]
+            ///     sum += value?;
+            /// }
+            #[doc = concat!("assert_eq!(sum, ", stringify!($example), " + 7);")]
+            /// # Ok::<(), bijou_core::DecodeError>(())
+            /// ```
+            #[inline]
+            #[must_use]
+            pub fn values(input: &[u8]) -> crate::Values<'_, $uint> {
+                crate::Values::new(input)
             }
 
             /// [`decode`] within `MAX_BYTES` of the end of the input, where
@@ -337,7 +369,7 @@ macro_rules! unsigned_width {
                 if tag < THRESHOLD {
                     return Ok((tag as $uint, 1));
                 }
-                let (offset, payload, len) = crate::unsigned::by_tier!(tag - (THRESHOLD - 1), tier_parts, input)?;
+                let (offset, payload, len) = crate::tiers::by_tier!(tag - (THRESHOLD - 1), tier_parts, input)?;
                 match offset.checked_add(payload) {
                     Some(value) => Ok((value, len)),
                     None => Err(DecodeError::Overflow),
@@ -401,33 +433,4 @@ macro_rules! unsigned_width {
     };
 }
 
-/// Calls `$f::<t>($args…)` for the tier `t` in `1..=TIERS` held in `$tier`
-/// (a `u8`): one match arm per tier, so each arm's constants are known. The
-/// top tier is the default arm rather than a jump-table entry: uniformly
-/// random values (hashes, ids) are almost all top-tier, and the switch's
-/// range check then sends them there with one predictable branch. Arms for
-/// tiers at or above the width's `TIERS` are ruled out by their guards.
-macro_rules! by_tier {
-    ($tier:expr, $f:ident, $($arg:expr),+) => {
-        match usize::from($tier) {
-            1 if 1 < TIERS => $f::<1>($($arg),+),
-            2 if 2 < TIERS => $f::<2>($($arg),+),
-            3 if 3 < TIERS => $f::<3>($($arg),+),
-            4 if 4 < TIERS => $f::<4>($($arg),+),
-            5 if 5 < TIERS => $f::<5>($($arg),+),
-            6 if 6 < TIERS => $f::<6>($($arg),+),
-            7 if 7 < TIERS => $f::<7>($($arg),+),
-            8 if 8 < TIERS => $f::<8>($($arg),+),
-            9 if 9 < TIERS => $f::<9>($($arg),+),
-            10 if 10 < TIERS => $f::<10>($($arg),+),
-            11 if 11 < TIERS => $f::<11>($($arg),+),
-            12 if 12 < TIERS => $f::<12>($($arg),+),
-            13 if 13 < TIERS => $f::<13>($($arg),+),
-            14 if 14 < TIERS => $f::<14>($($arg),+),
-            15 if 15 < TIERS => $f::<15>($($arg),+),
-            _ => $f::<TIERS>($($arg),+),
-        }
-    };
-}
-
-pub(crate) use {by_tier, unsigned_width};
+pub(crate) use unsigned_width;
