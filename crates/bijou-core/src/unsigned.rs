@@ -302,32 +302,31 @@ macro_rules! unsigned_width {
                     return decode_near_end(input);
                 };
                 let [tag, payload @ ..] = *block;
-                // Single bytes first: most values in most streams. Then one
-                // arm per tier, each with its length a constant. Where the
-                // data predicts the tier (one-tier streams, repeating
-                // records), the predicted branch and jump hand the CPU the
-                // next value's position before the tag is even loaded, so
-                // successive values overlap; where it does not, the jump
-                // costs one misprediction a value, not a compare ladder's
-                // several. A branch-free length (from the tag, by a
-                // subtraction) would chain every value to the previous
-                // value's tag load instead.
+                // Two predicted branches for the commonest kinds of value,
+                // single bytes (small counts, kinds, flags) and the top tier
+                // (hashes, ids, random values): on streams of either the
+                // CPU runs ahead of the next value's position. The middle
+                // tiers share one path with no branch on the tier, so
+                // mixed lengths cost at most the two branches' occasional
+                // misprediction rather than one a value: the length from
+                // the tag by a subtraction, the payload the top `tier`
+                // bytes of one fixed-width load, the offset from a table.
                 if tag < THRESHOLD {
                     return Ok((tag as $uint, 1));
                 }
                 let word = <$uint>::from_be_bytes(payload);
-                crate::tiers::by_tier!(tag - (THRESHOLD - 1), decode_tier, word)
-            }
-
-            /// The value of tier `T` whose payload is the top `T` bytes of
-            /// `word`, and its total length. Only the top tier can
-            /// overflow.
-            #[inline(always)]
-            fn decode_tier<const T: usize>(word: $uint) -> Result<($uint, usize), DecodeError> {
-                match tier_value::<T>(word) {
-                    (Some(value), len) => Ok((value, len)),
-                    (None, _) => Err(DecodeError::Overflow),
+                if tag == u8::MAX {
+                    return match tier_value::<TIERS>(word) {
+                        (Some(value), len) => Ok((value, len)),
+                        (None, _) => Err(DecodeError::Overflow),
+                    };
                 }
+                let len = tag as usize - (THRESHOLD as usize - 2);
+                let tier = len - 1;
+                // A middle tier: the shift is never by the full width, and
+                // the sum stays below the next tier's offset.
+                let payload = word.wrapping_shr((8 * (TIERS - tier)) as u32);
+                Ok((offset_of(tier).wrapping_add(payload), len))
             }
 
             /// The values encoded back to back in `input`, in order, as an
