@@ -145,55 +145,71 @@ impl<'a, T: Bijou> Values<'a, T> {
         &self.input[self.offset()..]
     }
 
-    /// Refills the buffer from `buffer_end` and yields its first value,
-    /// or the error or end met there.
-    #[cold]
-    #[inline(never)]
-    fn refill(&mut self) -> Option<Result<T, DecodeError>> {
-        if self.done {
-            return None;
+    /// Refills the buffer from `buffer_end`; false when nothing was
+    /// buffered (the end, or an error, is next).
+    ///
+    /// Inlined, like every method `next` calls, and decoding into a
+    /// local array that is then copied in: a call that took `self`, or a
+    /// pointer into it, would let the iterator's address escape, and the
+    /// compiler would then keep its position in memory, reloading and
+    /// storing it around every store in the caller's loop (a store-to-load
+    /// chain of several cycles a value). The copy costs well under a cycle
+    /// a value.
+    #[inline(always)]
+    fn refill(&mut self) -> bool {
+        if self.done || self.error.is_some() {
+            return false;
         }
-        if let Some(error) = self.error.take() {
-            // The buffered values are all yielded: the error's value is next.
-            self.buffer_start = self.buffer_end;
-            self.next = 0;
-            self.len = 0;
-            self.done = true;
-            return Some(Err(error));
-        }
-        let rest = &self.input[self.buffer_end..];
-        let (written, consumed) = match T::decode_batch(rest, &mut self.buffer) {
-            Ok(done) => done,
-            Err(BatchDecodeError::Overflow { offset, written }) => {
-                self.error = Some(DecodeError::Overflow);
-                (written, offset)
-            }
-        };
-        // `decode_batch` stops short of a full buffer only at an overflow
-        // or at the end, where it leaves a cut-off value unconsumed.
-        if self.error.is_none() && written < CHUNK && consumed < rest.len() {
-            match T::decode(&rest[consumed..]) {
-                Err(error) => self.error = Some(error),
-                // Not reached; a value decoded here keeps the iterator going.
-                Ok((value, len)) if written == 0 => {
-                    self.buffer_start = self.buffer_end;
-                    self.buffer_end += len;
-                    (self.buffer[0], self.next, self.len) = (value, 1, 1);
-                    return Some(Ok(value));
-                }
-                Ok(_) => {}
-            }
-        }
+        let mut chunk = [T::default(); CHUNK];
+        let (written, consumed, error) = decode_chunk(&self.input[self.buffer_end..], &mut chunk);
+        self.buffer = chunk;
         self.buffer_start = self.buffer_end;
         self.buffer_end += consumed;
         self.next = 0;
         self.len = written;
-        if written == 0 {
-            self.done = self.error.is_none();
-            return self.refill();
+        self.error = error;
+        self.done = written == 0 && error.is_none();
+        written != 0
+    }
+
+    /// What `next` returns once the buffer is empty and cannot be
+    /// refilled: the error, once, at its place; then `None`.
+    #[inline(always)]
+    fn finish(&mut self) -> Option<Result<T, DecodeError>> {
+        let error = self.error.take()?;
+        self.buffer_start = self.buffer_end;
+        self.next = 0;
+        self.len = 0;
+        self.done = true;
+        Some(Err(error))
+    }
+}
+
+/// Decodes up to a buffer of values from the front of `input`: (values
+/// written, bytes consumed, the error met right after them).
+#[inline(never)]
+fn decode_chunk<T: Bijou>(
+    input: &[u8],
+    buffer: &mut [T; CHUNK],
+) -> (usize, usize, Option<DecodeError>) {
+    let (written, consumed) = match T::decode_batch(input, buffer) {
+        Ok(done) => done,
+        Err(BatchDecodeError::Overflow { offset, written }) => {
+            return (written, offset, Some(DecodeError::Overflow));
         }
-        self.next = 1;
-        Some(Ok(self.buffer[0]))
+    };
+    // `decode_batch` stops short of a full buffer only at an overflow or
+    // at the end, where it leaves a cut-off value unconsumed.
+    if written == CHUNK || consumed == input.len() {
+        return (written, consumed, None);
+    }
+    match T::decode(&input[consumed..]) {
+        Err(error) => (written, consumed, Some(error)),
+        // Not reached; a value decoded here keeps the iterator going.
+        Ok((value, len)) => {
+            buffer[written] = value;
+            (written + 1, consumed + len, None)
+        }
     }
 }
 
@@ -202,12 +218,32 @@ impl<T: Bijou> Iterator for Values<'_, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        match self.buffer[..self.len].get(self.next) {
-            Some(&value) => {
-                self.next += 1;
-                Some(Ok(value))
+        if self.next >= self.len && !self.refill() {
+            return self.finish();
+        }
+        let value = *self.buffer.get(self.next)?;
+        self.next += 1;
+        Some(Ok(value))
+    }
+
+    /// Chunk by chunk, with the position in a register: what `for_each`,
+    /// `sum`, `count` and the other consuming adapters run on.
+    #[inline]
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(mut self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        loop {
+            let start = self.next.min(self.len);
+            for &value in &self.buffer[start..self.len] {
+                acc = f(acc, Ok(value));
             }
-            None => self.refill(),
+            self.next = self.len;
+            if !self.refill() {
+                break;
+            }
+        }
+        match self.finish() {
+            Some(error) => f(acc, error),
+            None => acc,
         }
     }
 }

@@ -55,6 +55,17 @@ fn check_values<T: Bijou>(input: &[u8]) {
         .chain(error.map(|(_, e)| Err(e)))
         .collect();
     assert_eq!(items, expected, "{}", T::NAME);
+    // `fold` (what `for_each`, `sum` and friends run on), from the start
+    // and after a few values taken by `next`.
+    for skip in [0, 1, 3, 300] {
+        let mut values = Values::<T>::new(input);
+        let taken: Vec<_> = values.by_ref().take(skip).collect();
+        let folded = values.fold(taken, |mut items, item| {
+            items.push(item);
+            items
+        });
+        assert_eq!(folded, expected, "{} fold after {skip}", T::NAME);
+    }
 }
 
 /// Values of every length, encoded back to back, with `junk` bytes
