@@ -359,8 +359,12 @@ macro_rules! unsigned_width {
 
             /// [`decode`] within `MAX_BYTES` of the end of the input, where
             /// a whole block cannot be loaded: one arm per tier, each with
-            /// its own constant-size bounds check and load.
-            #[inline]
+            /// its own constant-size bounds check and load. Out of line:
+            /// inlined, its jump table and constants took registers in
+            /// the caller's loop, which then kept its own position on the
+            /// stack.
+            #[cold]
+            #[inline(never)]
             fn decode_near_end(input: &[u8]) -> Result<($uint, usize), DecodeError> {
                 let Some(&tag) = input.first() else {
                     return Err(DecodeError::Truncated { needed: 1, available: 0 });
