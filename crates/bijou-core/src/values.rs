@@ -16,10 +16,13 @@
 
 use crate::{BatchDecodeError, Bijou, DecodeError};
 
-/// Values decoded per refill of the buffer: enough for the batch decoder
-/// to settle on its loop and amortise its set-up, small enough that the
-/// iterator stays a few KiB on the stack.
-const CHUNK: usize = 256;
+/// Values decoded per refill of the buffer: `decode_batch`'s first block
+/// (16 values on the branchy loop, to choose) and then one whole round of
+/// its two-walk loop (512 values), which needs that much room in its
+/// output; a smaller buffer left unpredictable data to the one-walk loop.
+const CHUNK: usize = 16 + 512;
+
+const _: () = assert!(CHUNK >= 16 + crate::bijou64::ROUND_VALUES);
 
 /// An iterator over the values encoded back to back in a byte string,
 /// decoding them a chunk ahead; made by each width's `values` (for
@@ -148,21 +151,13 @@ impl<'a, T: Bijou> Values<'a, T> {
     /// Refills the buffer from `buffer_end`; false when nothing was
     /// buffered (the end, or an error, is next).
     ///
-    /// Inlined, like every method `next` calls, and decoding into a
-    /// local array that is then copied in: a call that took `self`, or a
-    /// pointer into it, would let the iterator's address escape, and the
-    /// compiler would then keep its position in memory, reloading and
-    /// storing it around every store in the caller's loop (a store-to-load
-    /// chain of several cycles a value). The copy costs well under a cycle
-    /// a value.
     #[inline(always)]
     fn refill(&mut self) -> bool {
         if self.done || self.error.is_some() {
             return false;
         }
-        let mut chunk = [T::default(); CHUNK];
-        let (written, consumed, error) = decode_chunk(&self.input[self.buffer_end..], &mut chunk);
-        self.buffer = chunk;
+        let (written, consumed, error) =
+            decode_chunk(&self.input[self.buffer_end..], &mut self.buffer);
         self.buffer_start = self.buffer_end;
         self.buffer_end += consumed;
         self.next = 0;

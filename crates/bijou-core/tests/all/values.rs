@@ -121,12 +121,13 @@ values_suite!(i32s, i32);
 values_suite!(i64s, i64);
 values_suite!(i128s, i128);
 
-/// Errors at and around the refill boundaries: after 255, 256 and 257
-/// single-byte values, a value cut off by the end, an overflowing value,
+/// Errors at and around the refill boundaries (the buffer holds 528
+/// values; its first 16 are a block of their own): after that many
+/// single-byte values, one fewer and one more, a value cut off by the end, an overflowing value,
 /// and a value cut off before more input.
 #[test]
 fn errors_at_refill_boundaries() {
-    for before in [0, 1, 255, 256, 257, 511, 512, 513, 1000] {
+    for before in [0, 1, 15, 16, 17, 527, 528, 529, 1055, 1056, 1057] {
         for tail in [&[0xFF][..], &[0xFF; 9], &[0xFF; 12], &[0xFB, 0x00, 0x01]] {
             let mut bytes = vec![0x05; before];
             bytes.extend_from_slice(tail);
