@@ -154,24 +154,48 @@ pub struct Workload {
     pub batches: Vec<Vec<u64>>,
 }
 
+/// The fields of one record of the `records` workload, in order: an id
+/// (mostly 3 bytes in bijou64), a kind and a count (1 byte each), a
+/// millisecond timestamp (7 bytes) and a hash (9 bytes). The lengths
+/// repeat with the record, so a predictor can learn them.
+pub const RECORD: [Distribution; 5] = [
+    SMALL,
+    Distribution::Range(0, 15),
+    Distribution::Range(0, 200),
+    Distribution::Range(1 << 40, 1 << 41),
+    UNIFORM,
+];
+
 impl Workload {
     /// `count` batches of [`BATCH`] values drawn from `distribution`; the
     /// seed is derived from `name` so each workload has its own values.
     #[must_use]
     pub fn new(name: &'static str, distribution: Distribution, count: usize) -> Self {
+        Self::cycling(name, &[distribution], count)
+    }
+
+    /// Like [`Workload::new`], value `i` of a batch drawn from
+    /// `fields[i % fields.len()]`: records of fixed fields in a row.
+    #[must_use]
+    pub fn cycling(name: &'static str, fields: &[Distribution], count: usize) -> Self {
         let seed = name.bytes().fold(0xB1_0B_00_u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
         });
         let mut rng = SplitMix64::new(seed);
         let batches = (0..count)
-            .map(|_| (0..BATCH).map(|_| distribution.sample(&mut rng)).collect())
+            .map(|_| {
+                (0..BATCH)
+                    .map(|i| fields[i % fields.len()].sample(&mut rng))
+                    .collect()
+            })
             .collect();
         Self { name, batches }
     }
 }
 
 /// Every workload of the varint shoot-out, in report order: the single-batch
-/// distributions first, then the [`CYCLE`]-batch unpredictable ones.
+/// distributions first, then the [`CYCLE`]-batch unpredictable ones, then
+/// repeating [`RECORD`]s.
 #[must_use]
 pub fn workloads() -> Vec<Workload> {
     vec![
@@ -184,6 +208,7 @@ pub fn workloads() -> Vec<Workload> {
         Workload::new("mix", Distribution::Mix, 1),
         Workload::new("mix-16", Distribution::Mix, CYCLE),
         Workload::new("bits-16", Distribution::BitWidth, CYCLE),
+        Workload::cycling("records", &RECORD, 1),
     ]
 }
 

@@ -119,7 +119,7 @@ pub(super) fn interleaved_tables() {
 /// The stream decode loops of bijou-core, its batch decoder, both upstream
 /// crates, the two LEB128 decoders to beat and vu128, timed in turn; the
 /// ratios are bijou-core's time over the best peer's of each kind (lower is
-/// better: 0.50× is twice as fast), as issue 25's targets are stated.
+/// better: 0.50× is twice as fast), as `docs/decode.md` states its targets.
 fn decode_table(workloads: &[Workload]) {
     table_head(
         "varint-decode: every peer, interleaved (medians: ns/value, cycles/value; ratios are time ÷ the best peer's time)",
@@ -127,6 +127,8 @@ fn decode_table(workloads: &[Workload]) {
             "workload",
             "bijou-core",
             "bijou-core-batch",
+            "bijou-core values (for)",
+            "bijou-core values (for_each)",
             "bijou64",
             "bijoux",
             "prost",
@@ -136,6 +138,8 @@ fn decode_table(workloads: &[Workload]) {
             "core ÷ LEB128",
             "core ÷ vu128",
             "batch ÷ upstream",
+            "values (for) ÷ upstream",
+            "values (for_each) ÷ upstream",
         ],
     );
     for workload in workloads {
@@ -143,6 +147,8 @@ fn decode_table(workloads: &[Workload]) {
         let mut contenders = [
             op.contender::<BijouCore>(workload),
             batch_contender(workload),
+            values_contender(workload, false),
+            values_contender(workload, true),
             op.contender::<Upstream>(workload),
             op.contender::<Bijoux>(workload),
             op.contender::<Prost>(workload),
@@ -152,14 +158,17 @@ fn decode_table(workloads: &[Workload]) {
         let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
         let time = |i: usize| 1.0 / stats[i].rate;
         let best = |peers: &[usize]| peers.iter().map(|&i| time(i)).fold(f64::INFINITY, f64::min);
+        let upstream = best(&[4, 5]);
         bijou_benches::emit!(
-            "| {} |{} {:.2}× | {:.2}× | {:.2}× | {:.2}× |",
+            "| {} |{} {:.2}× | {:.2}× | {:.2}× | {:.2}× | {:.2}× | {:.2}× |",
             workload.name,
             cells(&stats),
-            time(0) / best(&[2, 3]),
-            time(0) / best(&[4, 5]),
-            time(0) / time(6),
-            time(1) / best(&[2, 3]),
+            time(0) / upstream,
+            time(0) / best(&[6, 7]),
+            time(0) / time(8),
+            time(1) / upstream,
+            time(2) / upstream,
+            time(3) / upstream,
         );
     }
 }
@@ -168,9 +177,8 @@ fn decode_table(workloads: &[Workload]) {
 /// the length chain alone, on the workloads whose every value has a
 /// multi-byte encoding: what a decoder without a branch on the length
 /// waits for between one value and the next (the tag's load, then the
-/// add), and the floor of bijou-core's `decode` on them. Upstream's
-/// predicted branches let the CPU run ahead of that chain; issue 25's
-/// closing note has the argument.
+/// add). Predicted branches on the tier (upstream's, and `decode`'s arms)
+/// let the CPU run ahead of that chain; `docs/decode.md` has the argument.
 fn length_chain_table(workloads: &[Workload]) {
     table_head(
         "varint-decode-chain: the stream loops against the length chain alone (interleaved medians: ns/value, cycles/value; ratios are time ÷ time)",
@@ -277,6 +285,37 @@ fn signed_loop_contender(workload: &Workload) -> Contender<'static> {
         at = (at + 1) % streams.len();
     });
     ("bijou64s-loop".to_owned(), run)
+}
+
+/// A `for` loop over `bijou64::values` on `workload`'s streams (or, with
+/// `for_each`, the iterator's own loop), storing each value as the
+/// per-value loops do, one batch a call, in turn.
+fn values_contender(workload: &Workload, for_each: bool) -> Contender<'static> {
+    let (streams, mut out, mut at) = (streams::<BijouCore>(workload), vec![0u64; BATCH], 0);
+    let run = Box::new(move || {
+        let s = black_box(&streams[at]);
+        let values = bijou_core::bijou64::values(&s.bytes[..s.len]);
+        let mut k = 0;
+        if for_each {
+            values.for_each(|value| {
+                out[k] = value.expect("valid stream");
+                k += 1;
+            });
+        } else {
+            for value in values {
+                out[k] = value.expect("valid stream");
+                k += 1;
+            }
+        }
+        black_box(&out);
+        at = (at + 1) % streams.len();
+    });
+    let name = if for_each {
+        "bijou-core-values-for-each"
+    } else {
+        "bijou-core-values"
+    };
+    (name.to_owned(), run)
 }
 
 /// `decode_batch` over `workload`'s streams, one batch a call, in turn.

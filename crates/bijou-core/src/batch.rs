@@ -156,7 +156,7 @@ macro_rules! batch_codec {
                     // there is one; the scalar loop ends the run.
                     let (vector_consumed, vector_written) =
                         <$uint as crate::simd::VectorBatch>::decode_run(rest, dest, block[0]);
-                    let (consumed, written, overflowed) = crate::unsigned::by_tier!(
+                    let (consumed, written, overflowed) = crate::tiers::by_tier!(
                         block[0] - (THRESHOLD - 1),
                         decode_tier_run,
                         &rest[vector_consumed..],

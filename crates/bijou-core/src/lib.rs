@@ -16,12 +16,15 @@ mod chains;
 mod error;
 mod signed;
 mod simd;
+mod tiers;
 mod traits;
 mod unsigned;
+mod values;
 
 pub use error::{BatchDecodeError, DecodeError, EncodeError};
 pub use simd::batch_decoder;
 pub use traits::{Bijou, Encoded};
+pub use values::Values;
 
 /// The longest encoding of any width: a bijou128 tag and 16 payload bytes.
 ///

@@ -190,6 +190,24 @@ macro_rules! signed_width {
                 }
             }
 
+            #[doc = concat!("The values encoded back to back in `input`, as [`", stringify!($unsigned), "::values`] yields them, zigzag-decoded.")]
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use bijou_core::", stringify!($name), ";")]
+            ///
+            /// let input = [0x01, 0x02, 0x03];
+            #[doc = concat!("let values: Vec<", stringify!($int), "> = ", stringify!($name), "::values(&input).collect::<Result<_, _>>()?;")]
+            /// assert_eq!(values, [-1, 1, -2]);
+            /// # Ok::<(), bijou_core::DecodeError>(())
+            /// ```
+            #[inline]
+            #[must_use]
+            pub fn values(input: &[u8]) -> crate::Values<'_, $int> {
+                crate::Values::new(input)
+            }
+
             /// Decodes consecutive values into `out` until it is full or
             /// `input` runs out; returns (values written, bytes consumed). A
             /// value cut off at the end is left unconsumed. Slots of `out`

@@ -302,34 +302,69 @@ macro_rules! unsigned_width {
                     return decode_near_end(input);
                 };
                 let [tag, payload @ ..] = *block;
-                // Single bytes keep a branch: most values in most streams,
-                // and predicted, it lets the CPU run ahead of the length
-                // chain (a select made `tiny` 2.5x slower, BENCHMARKS.md).
+                // Two predicted branches for the commonest kinds of value,
+                // single bytes (small counts, kinds, flags) and the top tier
+                // (hashes, ids, random values): on streams of either the
+                // CPU runs ahead of the next value's position. The middle
+                // tiers share one path with no branch on the tier, so
+                // mixed lengths cost at most the two branches' occasional
+                // misprediction rather than one a value: the length from
+                // the tag by a subtraction, the payload the top `tier`
+                // bytes of one fixed-width load, the offset from a table.
                 if tag < THRESHOLD {
                     return Ok((tag as $uint, 1));
                 }
                 let word = <$uint>::from_be_bytes(payload);
-                // Every multi-byte tier on one path, no branch on the tier:
-                // the length straight from the tag (one subtraction, so a
-                // caller's `pos + len` waits only for the tag's load), the
-                // payload the top `tier` bytes of one fixed-width load (a
-                // shift, never by the full width as the tier is at least
-                // 1), the offset from a table. Only the top tier can
-                // overflow: the add's carry, one branch never taken on
-                // valid input.
+                if tag == u8::MAX {
+                    return match tier_value::<TIERS>(word) {
+                        (Some(value), len) => Ok((value, len)),
+                        (None, _) => Err(DecodeError::Overflow),
+                    };
+                }
                 let len = tag as usize - (THRESHOLD as usize - 2);
                 let tier = len - 1;
+                // A middle tier: the shift is never by the full width, and
+                // the sum stays below the next tier's offset.
                 let payload = word.wrapping_shr((8 * (TIERS - tier)) as u32);
-                match offset_of(tier).checked_add(payload) {
-                    Some(value) => Ok((value, len)),
-                    None => Err(DecodeError::Overflow),
-                }
+                Ok((offset_of(tier).wrapping_add(payload), len))
+            }
+
+            /// The values encoded back to back in `input`, in order, as an
+            /// iterator that decodes them a chunk ahead with
+            /// [`decode_batch`] (vector paths included) and never allocates.
+            /// It yields each value, then ends; or yields the first error
+            /// (a value cut off by the end of `input`, or one that
+            #[doc = concat!("overflows `", stringify!($uint), "`) and then ends, its")]
+            /// [`offset`](crate::Values::offset) the error's place.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use bijou_core::", stringify!($name), ";")]
+            ///
+            #[doc = concat!("let mut input = ", stringify!($example_bytes), ".to_vec();")]
+            /// input.push(0x07);
+            /// let mut sum = 0;
+            #[doc = concat!("for value in ", stringify!($name), "::values(&input) {")]
+            ///     sum += value?;
+            /// }
+            #[doc = concat!("assert_eq!(sum, ", stringify!($example), " + 7);")]
+            /// # Ok::<(), bijou_core::DecodeError>(())
+            /// ```
+            #[inline]
+            #[must_use]
+            pub fn values(input: &[u8]) -> crate::Values<'_, $uint> {
+                crate::Values::new(input)
             }
 
             /// [`decode`] within `MAX_BYTES` of the end of the input, where
             /// a whole block cannot be loaded: one arm per tier, each with
-            /// its own constant-size bounds check and load.
-            #[inline]
+            /// its own constant-size bounds check and load. Out of line:
+            /// inlined, its jump table and constants took registers in
+            /// the caller's loop, which then kept its own position on the
+            /// stack.
+            #[cold]
+            #[inline(never)]
             fn decode_near_end(input: &[u8]) -> Result<($uint, usize), DecodeError> {
                 let Some(&tag) = input.first() else {
                     return Err(DecodeError::Truncated { needed: 1, available: 0 });
@@ -337,7 +372,7 @@ macro_rules! unsigned_width {
                 if tag < THRESHOLD {
                     return Ok((tag as $uint, 1));
                 }
-                let (offset, payload, len) = crate::unsigned::by_tier!(tag - (THRESHOLD - 1), tier_parts, input)?;
+                let (offset, payload, len) = crate::tiers::by_tier!(tag - (THRESHOLD - 1), tier_parts, input)?;
                 match offset.checked_add(payload) {
                     Some(value) => Ok((value, len)),
                     None => Err(DecodeError::Overflow),
@@ -401,33 +436,4 @@ macro_rules! unsigned_width {
     };
 }
 
-/// Calls `$f::<t>($args…)` for the tier `t` in `1..=TIERS` held in `$tier`
-/// (a `u8`): one match arm per tier, so each arm's constants are known. The
-/// top tier is the default arm rather than a jump-table entry: uniformly
-/// random values (hashes, ids) are almost all top-tier, and the switch's
-/// range check then sends them there with one predictable branch. Arms for
-/// tiers at or above the width's `TIERS` are ruled out by their guards.
-macro_rules! by_tier {
-    ($tier:expr, $f:ident, $($arg:expr),+) => {
-        match usize::from($tier) {
-            1 if 1 < TIERS => $f::<1>($($arg),+),
-            2 if 2 < TIERS => $f::<2>($($arg),+),
-            3 if 3 < TIERS => $f::<3>($($arg),+),
-            4 if 4 < TIERS => $f::<4>($($arg),+),
-            5 if 5 < TIERS => $f::<5>($($arg),+),
-            6 if 6 < TIERS => $f::<6>($($arg),+),
-            7 if 7 < TIERS => $f::<7>($($arg),+),
-            8 if 8 < TIERS => $f::<8>($($arg),+),
-            9 if 9 < TIERS => $f::<9>($($arg),+),
-            10 if 10 < TIERS => $f::<10>($($arg),+),
-            11 if 11 < TIERS => $f::<11>($($arg),+),
-            12 if 12 < TIERS => $f::<12>($($arg),+),
-            13 if 13 < TIERS => $f::<13>($($arg),+),
-            14 if 14 < TIERS => $f::<14>($($arg),+),
-            15 if 15 < TIERS => $f::<15>($($arg),+),
-            _ => $f::<TIERS>($($arg),+),
-        }
-    };
-}
-
-pub(crate) use {by_tier, unsigned_width};
+pub(crate) use unsigned_width;

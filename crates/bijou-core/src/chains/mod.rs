@@ -22,7 +22,7 @@
 //! view's look-back provides.
 
 /// Generates the two-walk loop for one unsigned width; expands inside
-/// [`batch_codec!`](crate::batch::batch_codec), next to the other loops.
+/// `batch_codec!`, next to the other loops.
 macro_rules! two_walk_loop {
     ($uint:ty) => {
         /// Bytes of the view before the first walk's first value: the word

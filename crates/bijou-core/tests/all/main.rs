@@ -5,4 +5,5 @@
 mod api;
 mod exhaustive;
 mod properties;
+mod values;
 mod vectors;
