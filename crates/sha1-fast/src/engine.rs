@@ -249,7 +249,7 @@ impl Engine {
     /// tail through the checked kernel, as in [`Engine::digest`]; `None`
     /// when the data holds an attack block (the caller then takes the
     /// hasher, which stops there and mitigates).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn digest_checked(self, data: &[u8]) -> Option<Digest> {
         let (body, rest) = data.as_chunks::<64>();
         // Filled where it lives: a padded block built elsewhere and moved
