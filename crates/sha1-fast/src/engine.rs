@@ -249,7 +249,7 @@ impl Engine {
     /// tail through the checked kernel, as in [`Engine::digest`]; `None`
     /// when the data holds an attack block (the caller then takes the
     /// hasher, which stops there and mitigates).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn digest_checked(self, data: &[u8]) -> Option<Digest> {
         let (body, rest) = data.as_chunks::<64>();
         // Filled where it lives: a padded block built elsewhere and moved
@@ -267,11 +267,19 @@ impl Engine {
                     .compress_checked_parts(&mut state, parts, shani_filter(), &is_attack)
                     .is_some()
             }
-            _ => parts
-                .iter()
-                .any(|blocks| self.compress_checked(&mut state, blocks, false).is_some()),
+            _ => self.compress_checked_each(&mut state, parts),
         };
         (!attacked).then(|| Digest::from_state(state))
+    }
+
+    /// [`Engine::compress_checked`] of each part in turn, until an attack
+    /// block; whether there was one. Out of line, so that the SHA-NI
+    /// one-shot above stays as small as a call that has only its own path.
+    #[inline(never)]
+    fn compress_checked_each(self, state: &mut [u32; 5], parts: [&[[u8; 64]]; 2]) -> bool {
+        parts
+            .iter()
+            .any(|blocks| self.compress_checked(state, blocks, false).is_some())
     }
 
     /// `checked::digest_many` without the mitigation: `finish(index,

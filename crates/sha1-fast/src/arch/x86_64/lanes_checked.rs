@@ -31,8 +31,8 @@ unsafe impl LaneVector for __m512i {
     const LANES: usize = 16;
 }
 
-/// A lane kernel with the collision filter ([`crate::arch::x86_64::avx512::lanes`],
-/// [`crate::arch::x86_64::avx2::lanes`]).
+/// A lane kernel with the collision filter (`avx512/lanes.rs`,
+/// `avx2/lanes.rs`).
 pub(crate) trait CheckedLanes: Copy {
     /// The messages through [`crate::lanes::run_flagging`] on the
     /// kernel's lanes: a message is flagged when `is_attack` says one of

@@ -4,7 +4,7 @@
 //! beside the rounds) where the CPU has AVX-512.
 //!
 //! Lane `i` of every vector belongs to message `i`, as in
-//! [`crate::arch::x86_64::avx2::lanes`], whose rounds ([`crate::rounds`]) this kernel
+//! the AVX2 lanes (`avx2/lanes.rs`), whose rounds ([`crate::rounds`]) this kernel
 //! runs on `zmm` registers: rotates are `vprold`, and LLVM folds f_t and
 //! the schedule's xors into `vpternlogd`. A step loads the sixteen blocks
 //! as rows, byte-swaps them and transposes the 16×16 words

@@ -19,8 +19,7 @@
 //!   half.
 //!
 //! The tables ([`crate::checked::sliced::PAIR_TABLES`]) are the sliced
-//! form's, laid out at compile time. An earlier form filtered one block a
-//! pass in 36-bit planes: the same instructions for half the blocks.
+//! form's, laid out at compile time.
 
 use super::sliced::row;
 use crate::arch::x86_64::cpu::Avx512Vbmi;

@@ -120,7 +120,9 @@ impl ShaNi {
 
     /// [`ShaNi::compress_checked`] over `first` then `second` (a body and
     /// its padded tail), in one filter call when they fit one batch.
-    #[inline]
+    /// Inlined into the one-shot, where a call of its own costs a short
+    /// message measurably.
+    #[inline(always)]
     pub(crate) fn compress_checked_parts(
         self,
         state: &mut [u32; 5],

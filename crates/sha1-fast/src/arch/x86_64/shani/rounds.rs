@@ -137,7 +137,7 @@ macro_rules! block {
         let mut prev = $abcd;
         // Quarter q of every lane's block in `m[q]`, by loops: a closure
         // calling an SSSE3 intrinsic may stay out of line, its vectors
-        // going through memory (a third of `digest_many`'s time once).
+        // going through memory.
         let mut m = [$abcd; 4];
         for (lane, block) in blocks.iter().enumerate() {
             for (quarter, bytes) in block.as_chunks::<16>().0.iter().enumerate() {
