@@ -74,7 +74,7 @@ pub fn to_vec<T: ?Sized + serde::Serialize>(value: &T) -> Result<alloc::vec::Vec
 ///
 /// # Errors
 ///
-/// Those of [`to_vec`], but for [`ErrorKind::DuplicateMapKey`]: a map's
+/// Those of `to_vec`, but for [`ErrorKind::DuplicateMapKey`]: a map's
 /// size does not depend on its keys' order, so they are not compared, and
 /// a map with two equal keys has a size here although `to_vec` refuses it.
 ///
