@@ -242,8 +242,7 @@ impl ShaNi {
                 self.compress_checked_lanes(&mut states, parts, filter, &is_attack);
             for (i, mut lane) in full.into_iter().enumerate() {
                 lane.done += done;
-                lanes[i] = if attacked[i] || lane.done == lane.body.len() + tails[i].blocks().len()
-                {
+                lanes[i] = if attacked[i] || lane.is_done(&tails[i]) {
                     out[lane.index] = finish(lane.index, (!attacked[i]).then_some(states[i]));
                     load(&mut tails[i], &mut states[i])
                 } else {
@@ -425,9 +424,14 @@ impl<'m> InLane<'m> {
     where
         'm: 't,
     {
-        let body = self.body.get(self.done..).unwrap_or(&[]);
         let tail = tail.blocks();
-        [body, &tail[self.done.saturating_sub(self.body.len())..]]
+        let left = self.body.len() + tail.len() - self.done;
+        window([self.body, tail], self.done, left)
+    }
+
+    /// Whether every block of the message is compressed.
+    fn is_done(self, tail: &Padded) -> bool {
+        self.rest(tail).iter().all(|blocks| blocks.is_empty())
     }
 }
 
