@@ -48,7 +48,7 @@ struct Ladder {
     peer: Option<&'static str>,
 }
 
-/// The Blowfish figures of the write-up, as issue 30 quotes them:
+/// The Blowfish figures of the 2007 write-up:
 /// reference (134 ms on IE6, 162 ms on Firefox 2) 100%, one buffer 104%,
 /// aliases 104%, one unroll without the swap 106%, F inlined 183% / 125%,
 /// fully unrolled 252% / 157%, `optimize()` 183% / 160%. Where it gives one
