@@ -2,7 +2,9 @@
 //!
 //! - `io-buf-decode`: [`bijou_io::BufExt::try_get_bijou64`] against
 //!   `prost::encoding::decode_varint` (LEB128), both through `bytes::Buf`,
-//!   over the same buffer types (`&[u8]` and `Bytes`).
+//!   over the same buffer types (`&[u8]` and `Bytes`), and
+//!   [`bijou_io::BufExt::bijou_values`] in a `for` loop over each
+//!   (`bijou-io-values/slice`, `bijou-io-values/Bytes`).
 //! - `io-read-decode`: [`bijou_io::ReadExt::read_bijou64`] against
 //!   `integer_encoding::VarIntReader::read_varint` (LEB128), both through
 //!   `std::io::Read`, over `Cursor<&[u8]>` and `BufReader<&[u8]>`, and
@@ -59,6 +61,8 @@ impl Encoded {
         for e in &encoded {
             assert_eq!(drain(&e.bijou[..], bijou_buf), e.sum);
             assert_eq!(drain(&e.leb128[..], prost_buf), e.sum);
+            assert_eq!(bijou_values(&e.bijou[..]), e.sum);
+            assert_eq!(bijou_values(e.bijou.clone()), e.sum);
             assert_eq!(drain(Cursor::new(&e.bijou[..]), bijou_read), e.sum);
             assert_eq!(drain(BufReader::new(&e.bijou[..]), bijou_buf_read), e.sum);
             assert_eq!(
@@ -102,6 +106,16 @@ fn drain<S>(mut source: S, mut decode: impl FnMut(&mut S) -> u64) -> u64 {
 
 fn bijou_buf<B: Buf>(buf: &mut B) -> u64 {
     buf.try_get_bijou64().expect("valid bijou64")
+}
+
+/// The whole batch through `BufExt::bijou_values` in a `for` loop: the
+/// current chunk decoded ahead with `decode_batch`.
+fn bijou_values<B: Buf>(mut buf: B) -> u64 {
+    let mut sum = 0u64;
+    for value in buf.bijou_values::<u64>() {
+        sum = sum.wrapping_add(value.expect("valid bijou64"));
+    }
+    sum
 }
 
 fn prost_buf<B: Buf>(buf: &mut B) -> u64 {
@@ -149,6 +163,12 @@ fn buf_decode(c: &mut Criterion, encodings: &Encodings) {
         cycled(&mut group, id("prost/Bytes"), batches, |e| {
             drain(e.leb128.clone(), prost_buf)
         });
+        cycled(&mut group, id("bijou-io-values/slice"), batches, |e| {
+            bijou_values(&e.bijou[..])
+        });
+        cycled(&mut group, id("bijou-io-values/Bytes"), batches, |e| {
+            bijou_values(e.bijou.clone())
+        });
     }
     group.finish();
 }
@@ -184,22 +204,17 @@ fn config() -> Criterion {
         .sample_size(50)
 }
 
-/// The `std::io` readers again, timed in turn round after round (the
-/// `bijou` bench's `Interleave`): criterion's one-after-another medians of
-/// these moved by 2× between two runs on a shared machine.
-fn interleaved_read_table() {
+/// Times `runs` in turn round after round (the `bijou` bench's
+/// `Interleave`) on each workload's batches: per workload, each run's
+/// median ns/value. Criterion's one-after-another medians of close peers
+/// moved by 2× between two runs on a shared machine.
+fn interleaved_ns(runs: &[fn(&Encoded) -> u64]) -> Vec<(&'static str, Vec<f64>)> {
     const INTERLEAVE: Interleave = Interleave {
         rounds: 51,
         sample_bytes: 16 * BATCH,
         clock_links: 1 << 16,
     };
-    bijou_benches::emit!(
-        "\nio-read-decode, interleaved (medians: ns/value; ratios: bijou-io's time ÷ integer-encoding's over the same BufReader)"
-    );
-    bijou_benches::emit!(
-        "| workload | bijou-io/BufReader (ReadExt) | bijou-io/BufReadExt | integer-encoding/BufReader | ReadExt ÷ VarIntReader | BufReadExt ÷ VarIntReader |"
-    );
-    bijou_benches::emit!("| :--- | ---: | ---: | ---: | ---: | ---: |");
+    let mut rows = Vec::new();
     for workload in workloads() {
         let batches = Encoded::all(&workload);
         let contender = |run: fn(&Encoded) -> u64| -> Contender<'_> {
@@ -211,21 +226,67 @@ fn interleaved_read_table() {
             };
             (String::new(), Box::new(call))
         };
-        let mut contenders = [
-            contender(|e| drain(BufReader::new(&e.bijou[..]), bijou_read)),
-            contender(|e| drain(BufReader::new(&e.bijou[..]), bijou_buf_read)),
-            contender(|e| drain(BufReader::new(&e.leb128[..]), integer_encoding_read)),
-        ];
+        let mut contenders: Vec<Contender<'_>> = runs.iter().map(|&run| contender(run)).collect();
         let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
-        let ns = |i: usize| 1e3 / stats[i].rate;
+        rows.push((workload.name, stats.iter().map(|s| 1e3 / s.rate).collect()));
+    }
+    rows
+}
+
+/// The `std::io` readers again, interleaved.
+fn interleaved_read_table() {
+    bijou_benches::emit!(
+        "\nio-read-decode, interleaved (medians: ns/value; ratios: bijou-io's time ÷ integer-encoding's over the same BufReader)"
+    );
+    bijou_benches::emit!(
+        "| workload | bijou-io/BufReader (ReadExt) | bijou-io/BufReadExt | integer-encoding/BufReader | ReadExt ÷ VarIntReader | BufReadExt ÷ VarIntReader |"
+    );
+    bijou_benches::emit!("| :--- | ---: | ---: | ---: | ---: | ---: |");
+    let rows = interleaved_ns(&[
+        |e| drain(BufReader::new(&e.bijou[..]), bijou_read),
+        |e| drain(BufReader::new(&e.bijou[..]), bijou_buf_read),
+        |e| drain(BufReader::new(&e.leb128[..]), integer_encoding_read),
+    ]);
+    for (workload, ns) in rows {
         bijou_benches::emit!(
-            "| {} | {:.2} | {:.2} | {:.2} | {:.2}× | {:.2}× |",
-            workload.name,
-            ns(0),
-            ns(1),
-            ns(2),
-            ns(0) / ns(2),
-            ns(1) / ns(2),
+            "| {workload} | {:.2} | {:.2} | {:.2} | {:.2}× | {:.2}× |",
+            ns[0],
+            ns[1],
+            ns[2],
+            ns[0] / ns[2],
+            ns[1] / ns[2],
+        );
+    }
+}
+
+/// `bytes::Buf`, interleaved: a loop of `try_get_bijou64` against
+/// `bijou_values` on the same buffer type, and prost's loop.
+fn interleaved_buf_table() {
+    bijou_benches::emit!(
+        "\nio-buf-decode, interleaved (medians: ns/value; ratios: time ÷ the try_get_bijou64 loop's on the same buffer)"
+    );
+    bijou_benches::emit!(
+        "| workload | try_get_bijou64/slice | bijou_values/slice | prost/slice | try_get_bijou64/Bytes | bijou_values/Bytes | values ÷ try_get, slice | values ÷ try_get, Bytes | prost ÷ try_get, slice |"
+    );
+    bijou_benches::emit!("| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let rows = interleaved_ns(&[
+        |e| drain(&e.bijou[..], bijou_buf),
+        |e| bijou_values(&e.bijou[..]),
+        |e| drain(&e.leb128[..], prost_buf),
+        |e| drain(e.bijou.clone(), bijou_buf),
+        |e| bijou_values(e.bijou.clone()),
+    ]);
+    for (workload, ns) in rows {
+        bijou_benches::emit!(
+            "| {workload} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2}× | {:.2}× | {:.2}× |",
+            ns[0],
+            ns[1],
+            ns[2],
+            ns[3],
+            ns[4],
+            ns[1] / ns[0],
+            ns[4] / ns[3],
+            ns[2] / ns[0],
         );
     }
 }
@@ -241,5 +302,6 @@ fn main() {
     Criterion::default().configure_from_args().final_summary();
     if bijou_benches::is_measuring_run() {
         interleaved_read_table();
+        interleaved_buf_table();
     }
 }

@@ -1,8 +1,9 @@
 //! `cargo xtask bench`: runs the criterion shoot-outs in `benches/`, reads
 //! criterion's JSON back and prints one table per group, the SHA-1
 //! optimisation ladder and, with `--report`, a markdown report with SVG
-//! charts.
+//! charts, the per-batch decode-time CDF among them.
 
+mod cdf;
 mod report;
 mod svg;
 
@@ -17,6 +18,7 @@ use crate::groups::groups;
 
 pub(crate) const USAGE: &str = "\
 Usage: cargo xtask bench [--quick] [--report DIR] [--ladder] [OPTIONS] [-- CRITERION_ARGS...]
+       cargo xtask bench --cdf DIR [--quick]
 
 Runs every criterion bench of the bijou-benches package (benches/benches/*.rs),
 the sha1 bench a second time with the sha1 crate forced to its software
@@ -31,7 +33,14 @@ Options:
                   measurement, 10 samples, no plots, fewer workloads (varints:
                   tiny, medium, mix-16; io: mix-16)
   --report DIR    Also write DIR/index.md and one SVG bar chart per group
-                  (the kept report lives in docs/bench)
+                  (the kept report lives in docs/bench); with the bijou
+                  bench, also the per-batch decode-time CDF chart
+                  (DIR/varint-decode-cdf.svg: every stream decoder timed on
+                  10,000 batches of each workload, 1,000 with --quick)
+  --cdf DIR       Only the CDF chart: time the bijou bench's stream decoders
+                  batch by batch (no criterion, no tables; about 5 s, or
+                  half a second with --quick) and write
+                  DIR/varint-decode-cdf.svg
   --ladder        Run only the sha1_ladder bench and print the SHA-1
                   optimisation ladder: each step's time and speed-up (an
                   error beside a --bench naming another bench)
@@ -94,6 +103,7 @@ struct Options {
     ladder: bool,
     benches: Vec<String>,
     filter: Option<String>,
+    cdf: Option<PathBuf>,
     run: bool,
     extra: Vec<String>,
 }
@@ -113,11 +123,13 @@ fn parse(args: &[OsString]) -> Result<Option<Options>, String> {
             Long("report") => options.report = Some(args.value("--report")?.into()),
             Long("bench") => push_once(&mut options.benches, args.value("--bench")?),
             Long("filter") => options.filter = Some(args.value("--filter")?),
+            Long("cdf") => options.cdf = Some(args.value("--cdf")?.into()),
             other => return Err(unexpected(other, USAGE)),
         }
     }
     options.extra = args.rest()?;
     check_ladder(&options)?;
+    check_cdf(&options)?;
     args.finish(options)
 }
 
@@ -131,6 +143,70 @@ fn check_ladder(options: &Options) -> Result<(), String> {
         )),
         _ => Ok(()),
     }
+}
+
+/// `--cdf` is a run of its own: the only other option it takes is
+/// `--quick`, so no option is silently ignored beside it.
+fn check_cdf(options: &Options) -> Result<(), String> {
+    let alone = options.report.is_none()
+        && !options.ladder
+        && options.benches.is_empty()
+        && options.filter.is_none()
+        && options.run
+        && options.extra.is_empty();
+    if options.cdf.is_some() && !alone {
+        return Err(format!(
+            "`--cdf` takes no other option than `--quick`\n\n{USAGE}"
+        ));
+    }
+    Ok(())
+}
+
+/// How many batches the CDF times per decoder and workload.
+fn cdf_batches(options: &Options) -> usize {
+    if options.quick {
+        cdf::QUICK_BATCHES
+    } else {
+        cdf::FULL_BATCHES
+    }
+}
+
+/// `--cdf DIR`: builds the bijou bench, times its decoders batch by batch
+/// and draws the chart into `dir`.
+fn cdf_only(options: &Options, dir: &Path, root: &Path, benches: &Benches) -> Result<(), String> {
+    let machine = report::Machine::detect(root);
+    eprintln!("{}", machine.summary());
+    let bench = cdf::BENCH.to_owned();
+    let executables = criterion::build(root, std::slice::from_ref(&bench), None)?;
+    let samples = cdf::samples_file(&benches.criterion_dir());
+    std::fs::create_dir_all(benches.criterion_dir())
+        .map_err(|e| format!("{}: {e}", benches.criterion_dir().display()))?;
+    let batches = cdf_batches(options);
+    cdf::sample(
+        &executables[&bench],
+        &benches.package_dir,
+        &samples,
+        batches,
+    )?;
+    draw_cdf(&samples, dir, machine.cpu())
+}
+
+/// Draws the samples in `samples` into `dir`'s chart, its title naming
+/// `cpu`.
+fn draw_cdf(samples: &Path, dir: &Path, cpu: &str) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(samples).map_err(|e| format!("{}: {e}", samples.display()))?;
+    let series = cdf::parse(&text)?;
+    let title = format!(
+        "varint-decode: CDF of per-batch stream decode times ({} batches of 4096 values \
+         per decoder and workload), {cpu}",
+        series[0].times.len()
+    );
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let chart = dir.join(cdf::CHART_FILE);
+    cdf::draw(&series, &chart, &title)?;
+    println!("decode-time CDF written to {}", chart.display());
+    Ok(())
 }
 
 /// The results of one bench target, in criterion's run order.
@@ -181,6 +257,9 @@ pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
     };
     let root = testkit::workspace_root();
     let benches = Benches::find(&root)?;
+    if let Some(dir) = &options.cdf {
+        return cdf_only(&options, dir, &root, &benches);
+    }
     let selected = select(&options, &benches.names)?;
     let machine = report::Machine::detect(&root);
     let started = report::utc_now();
@@ -246,6 +325,20 @@ pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
         }
     }
 
+    // With a report, the bijou bench's per-batch times for its CDF chart.
+    let cdf_samples = cdf::samples_file(&criterion_dir);
+    let with_cdf = options.report.is_some() && selected.iter().any(|b| b == cdf::BENCH);
+    if with_cdf && options.run {
+        let executable = &executables[cdf::BENCH];
+        cdf::sample(
+            executable,
+            &benches.package_dir,
+            &cdf_samples,
+            cdf_batches(&options),
+        )?;
+    }
+    let with_cdf = with_cdf && cdf_samples.is_file();
+
     print(&results);
     // Before the report: writing it replaces the old one (and its charts).
     if results.iter().all(|b| b.measurements.is_empty()) {
@@ -264,13 +357,19 @@ pub(crate) fn main(args: &[OsString]) -> Result<(), String> {
             ),
             (true, false) => "a full run".to_owned(),
         };
+        let cpu = machine.cpu().to_owned();
         let context = report::Context {
             date: started,
             command: command_line(args),
             mode,
             machine,
+            cdf_chart: with_cdf.then_some(cdf::CHART_FILE),
         };
         report::write(dir, &results, &context)?;
+        // After the report, which removes the charts the old one linked.
+        if with_cdf {
+            draw_cdf(&cdf_samples, dir, &cpu)?;
+        }
         println!("\nreport written to {}", dir.join("index.md").display());
     }
     Ok(())
@@ -357,6 +456,29 @@ mod tests {
         // The whole line is checked before help is given.
         assert!(parse(&args(&["--bogus", "--help"])).is_err());
         assert!(parse(&args(&["--help", "--report"])).is_err());
+    }
+
+    #[test]
+    fn cdf_takes_only_quick() {
+        let options = parse(&args(&["--cdf", "out", "--quick"])).unwrap().unwrap();
+        assert_eq!(options.cdf, Some(PathBuf::from("out")));
+        assert_eq!(cdf_batches(&options), cdf::QUICK_BATCHES);
+        let options = parse(&args(&["--cdf", "out"])).unwrap().unwrap();
+        assert_eq!(cdf_batches(&options), cdf::FULL_BATCHES);
+        for line in [
+            &["--cdf", "out", "--report", "r"][..],
+            &["--cdf", "out", "--bench", "bijou"],
+            &["--cdf", "out", "--ladder"],
+            &["--cdf", "out", "--no-run"],
+            &["--cdf", "out", "--filter", "x"],
+            &["--cdf", "out", "--", "--save-baseline", "b"],
+        ] {
+            let error = parse(&args(line)).unwrap_err();
+            assert!(
+                error.contains("`--cdf` takes no other option"),
+                "{line:?}: {error}"
+            );
+        }
     }
 
     #[test]

@@ -13,7 +13,9 @@
 //! interleaved tables (`tables.rs`), all timed in turn round after round:
 //! their criterion medians are closer than run-to-run drift. Filter criterion out
 //! to get the tables alone: `cargo bench -p bijou-benches --bench bijou --
-//! '^none$'`.
+//! '^none$'`. With `BIJOU_BENCH_CDF` set it also times every stream
+//! decoder batch by batch for the report's decode-time CDF charts
+//! (`cdf.rs`).
 //!
 //! Only public APIs are called, bijou-core's included, so the numbers stay
 //! valid as its internals are optimised.
@@ -24,6 +26,7 @@ use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
 
+mod cdf;
 mod tables;
 
 /// One implementation of a u64 varint, reduced to what the operations need.
@@ -466,4 +469,5 @@ fn main() {
     if bijou_benches::is_measuring_run() {
         tables::interleaved_tables();
     }
+    cdf::write_if_requested();
 }

@@ -143,18 +143,7 @@ fn decode_table(workloads: &[Workload]) {
         ],
     );
     for workload in workloads {
-        let op = Loop::Decode;
-        let mut contenders = [
-            op.contender::<BijouCore>(workload),
-            batch_contender(workload),
-            values_contender(workload, false),
-            values_contender(workload, true),
-            op.contender::<Upstream>(workload),
-            op.contender::<Bijoux>(workload),
-            op.contender::<Prost>(workload),
-            op.contender::<IntegerEncoding>(workload),
-            op.contender::<Vu128>(workload),
-        ];
+        let mut contenders = decode_contenders(workload);
         let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
         let time = |i: usize| 1.0 / stats[i].rate;
         let best = |peers: &[usize]| peers.iter().map(|&i| time(i)).fold(f64::INFINITY, f64::min);
@@ -171,6 +160,25 @@ fn decode_table(workloads: &[Workload]) {
             time(3) / upstream,
         );
     }
+}
+
+/// Every stream decoder of the `varint-decode` table on `workload`, one
+/// batch a call, in the table's column order: bijou-core's `decode` loop,
+/// `decode_batch`, `values` in a `for` loop and with `for_each`, then
+/// upstream `bijou64` and `bijoux`, prost, integer-encoding and vu128.
+pub(super) fn decode_contenders(workload: &Workload) -> [Contender<'static>; 9] {
+    let op = Loop::Decode;
+    [
+        op.contender::<BijouCore>(workload),
+        batch_contender(workload),
+        values_contender(workload, false),
+        values_contender(workload, true),
+        op.contender::<Upstream>(workload),
+        op.contender::<Bijoux>(workload),
+        op.contender::<Prost>(workload),
+        op.contender::<IntegerEncoding>(workload),
+        op.contender::<Vu128>(workload),
+    ]
 }
 
 /// The stream decode loops of bijou-core and upstream `bijou64` against

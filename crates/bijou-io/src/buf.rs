@@ -1,7 +1,10 @@
 //! `bytes::Buf` and `bytes::BufMut` extensions.
 
-use bijou_core::{Bijou, DecodeError, EncodeError, MAX_ENCODED_LEN};
+use bijou_core::{Bijou, DecodeError, EncodeError};
 use bytes::{Buf, BufMut};
+
+use crate::across_chunks::get_across_chunks;
+use crate::buf_values::BufValues;
 
 /// Stamps out `try_get_<width>` and `get_<width>` for every width.
 macro_rules! buf_ext_named {
@@ -146,6 +149,38 @@ pub trait BufExt: Buf {
         }
     }
 
+    /// An iterator over the values of width `T` encoded back to back in
+    /// the buffer, to its end: [`BufValues`], which decodes a chunk of them
+    /// at a time with bijou-core's `decode_batch`.
+    ///
+    /// It stops after the first error; once it is dropped, the buffer is
+    /// right after the last value it yielded (at the failed value, after an
+    /// error: nothing of a cut-off value is consumed).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bijou_io::{BufExt, BufMutExt};
+    /// use bytes::{Buf, Bytes, BytesMut};
+    ///
+    /// let mut out = BytesMut::new();
+    /// for value in [3u64, 300, 70_000] {
+    ///     out.put_bijou(value);
+    /// }
+    /// let mut buf: Bytes = out.freeze();
+    /// let mut sum = 0;
+    /// for value in buf.bijou_values::<u64>() {
+    ///     sum += value?;
+    /// }
+    /// assert_eq!(sum, 70_303);
+    /// assert!(!buf.has_remaining());
+    /// # Ok::<(), bijou_io::DecodeError>(())
+    /// ```
+    #[inline]
+    fn bijou_values<T: Bijou>(&mut self) -> BufValues<'_, Self, T> {
+        BufValues::new(self)
+    }
+
     with_widths!(buf_ext_named);
 }
 
@@ -233,83 +268,6 @@ pub trait BufMutExt: BufMut {
 }
 
 impl<B: BufMut + ?Sized> BufMutExt for B {}
-
-/// The slow half of [`BufExt::try_get_bijou`]: the current chunk holds only
-/// part of the value (or is empty).
-#[cold]
-#[inline(never)]
-fn get_across_chunks<T: Bijou, B: Buf + ?Sized>(buf: &mut B) -> Result<T, DecodeError> {
-    let available = buf.remaining();
-    let Some(&tag) = buf.chunk().first() else {
-        // `chunk()` is empty only when `remaining()` is 0.
-        return Err(DecodeError::Truncated {
-            needed: 1,
-            available: 0,
-        });
-    };
-    let needed = T::len_from_tag(tag);
-    if available < needed {
-        return Err(DecodeError::Truncated { needed, available });
-    }
-    let mut scratch = [0u8; MAX_ENCODED_LEN];
-    let bytes = &mut scratch[..needed];
-    if peek(buf, bytes) {
-        // Decode first, advance only on success: Overflow consumes nothing.
-        let (value, _) = T::decode(bytes)?;
-        buf.advance(needed);
-        return Ok(value);
-    }
-    let copied = copy_consuming(buf, bytes);
-    if copied < needed {
-        // Only reachable for a `Buf` whose `remaining()` overstated its chunks.
-        return Err(DecodeError::Truncated {
-            needed,
-            available: copied,
-        });
-    }
-    T::decode(bytes).map(|(value, _)| value)
-}
-
-/// Fills `out` from the buffer's chunks without advancing, if
-/// `chunks_vectored` exposes enough of them.
-#[cfg(feature = "std")]
-fn peek<B: Buf + ?Sized>(buf: &B, out: &mut [u8]) -> bool {
-    let mut slices = [std::io::IoSlice::new(&[]); MAX_ENCODED_LEN];
-    let count = buf.chunks_vectored(&mut slices);
-    let mut filled = 0;
-    for slice in slices.iter().take(count) {
-        let take = slice.len().min(out.len() - filled);
-        out[filled..filled + take].copy_from_slice(&slice[..take]);
-        filled += take;
-        if filled == out.len() {
-            return true;
-        }
-    }
-    false
-}
-
-/// Without `std`, `Buf` offers no way to look past the current chunk.
-#[cfg(not(feature = "std"))]
-fn peek<B: Buf + ?Sized>(_buf: &B, _out: &mut [u8]) -> bool {
-    false
-}
-
-/// Copies `out.len()` bytes out of the buffer, advancing past them; returns
-/// how many were copied (fewer only if a chunk came back empty early).
-fn copy_consuming<B: Buf + ?Sized>(buf: &mut B, out: &mut [u8]) -> usize {
-    let mut filled = 0;
-    while filled < out.len() {
-        let chunk = buf.chunk();
-        if chunk.is_empty() {
-            break;
-        }
-        let take = chunk.len().min(out.len() - filled);
-        out[filled..filled + take].copy_from_slice(&chunk[..take]);
-        buf.advance(take);
-        filled += take;
-    }
-    filled
-}
 
 #[cfg(test)]
 mod tests {

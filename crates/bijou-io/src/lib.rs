@@ -27,12 +27,16 @@ macro_rules! with_widths {
     };
 }
 
+#[cfg(feature = "bytes")]
+mod across_chunks;
 #[cfg(feature = "tokio")]
 mod async_io;
 #[cfg(feature = "bytes")]
 mod buf;
 #[cfg(feature = "std")]
 mod buf_read;
+#[cfg(feature = "bytes")]
+mod buf_values;
 #[cfg(feature = "tokio")]
 mod codec;
 mod frame;
@@ -50,6 +54,8 @@ pub use async_io::{AsyncReadBijouExt, AsyncWriteBijouExt, ReadBijou, TryReadBijo
 pub use buf::{BufExt, BufMutExt};
 #[cfg(feature = "std")]
 pub use buf_read::BufReadExt;
+#[cfg(feature = "bytes")]
+pub use buf_values::BufValues;
 #[cfg(feature = "tokio")]
 pub use codec::ValueCodec;
 #[cfg(feature = "tokio")]

@@ -6,6 +6,7 @@
 #[cfg(feature = "tokio")]
 mod async_io;
 mod buf_shapes;
+mod buf_values;
 mod common;
 mod frames;
 mod io;
