@@ -308,8 +308,7 @@ impl Engine {
                     if avx2.is_none() || cpu::sha_msg2_in_hardware() =>
                 {
                     let is_attack = shani_is_attack(token, false);
-                    let filter = shani_filter();
-                    return token.digest_many_checked(messages, out, filter, is_attack, from_state);
+                    return token.digest_many_checked(messages, out, avx2, is_attack, from_state);
                 }
                 (Engine::ShaNi(_) | Engine::SimdSchedule(..), None, Some(lanes)) => {
                     return self.checked_lanes(lanes, messages, out, from_state);
