@@ -20,14 +20,10 @@
 //! The recompression of a block the filter lets through runs on the SHA
 //! unit where there is one (SHA-NI, Arm SHA), else on the scalar steps.
 //!
-//! A hasher takes its engine once, when it is made (as BLAKE3's hasher
-//! keeps its `Platform`), so `update` never asks the CPU again; the
-//! filter and lane choices are cached detections, read per call.
-//!
-//! Adding a backend means a variant here with arms in every method, its
-//! label in `backend.rs`, and its kernels in `arch/`; a new width of lanes
-//! or a new filter is an arm in [`Engine::digest_many`] or in the checked
-//! methods.
+//! A hasher takes its engine once, when it is made, so `update` never asks
+//! the CPU again; the filter and lane choices are cached detections. A new
+//! backend is a variant here with arms in every method, its label in
+//! `backend.rs`, and its kernels in `arch/`.
 
 #[cfg(target_arch = "aarch64")]
 use crate::arch::aarch64::cpu::ArmSha;

@@ -1,19 +1,8 @@
-//! Many independent messages through `N` interleaved compression streams
-//! ("lanes"), for the backends that gain from running several at once.
-//!
-//! Each lane holds a state and a cursor into its message: the message's
-//! full 64-byte blocks are read in place, then its one or two padded tail
-//! blocks from a small per-lane buffer. Every step the backend hashes one
-//! block of each active lane; a lane whose message is finished writes its
-//! digest and takes the next message. When the messages run out and fewer
-//! than `min_lanes` lanes are still busy, each finishes alone on the
-//! single-stream compressor, which is faster than stepping a
-//! half-empty set of lanes.
-//!
-//! [`run_flagging`] is the same loop for kernels that can flag a message
-//! (the collision-detecting ones, for a block of a collision attack): the
-//! caller makes each result from the final state and the flag; [`run`]
-//! is it with nothing flagged.
+//! Many messages through `N` interleaved streams ("lanes"): each lane
+//! reads its message's full blocks in place, then its padded tail; a lane
+//! that finishes takes the next message, and when fewer than `min_lanes`
+//! are busy each finishes alone. [`run_flagging`] is the same loop for
+//! kernels that can flag a message (an attack block); [`run`] flags none.
 
 use crate::Digest;
 use crate::INITIAL_STATE;

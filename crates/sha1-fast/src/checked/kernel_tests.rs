@@ -1,9 +1,6 @@
-//! Tests shared by the checked kernels that filter beside their own
-//! rounds (`Ssse3::compress_checked`, `ArmSha::compress_checked`, the
-//! scalar checked kernel): each must hand `is_attack` exactly the blocks
-//! the portable filter lets through, with the reference's chaining values
-//! (and, where the kernel keeps them, the block's expanded message and
-//! midstates), and stop where it says.
+//! Tests shared by the checked kernels that filter beside their rounds:
+//! each hands `is_attack` exactly the blocks the portable filter lets
+//! through, with the reference's states, and stops where it says.
 
 use super::recompress::{Midstates, SuspectBlock, expand, scalar_groups};
 use super::ubc::{dv_mask, test_words, window};

@@ -1,20 +1,9 @@
-//! One block's verdict: compress it keeping the states the recompression
-//! starts from, and for each disturbance vector the filter left possible,
-//! recompute the block its colliding twin would be and compare.
-//!
-//! For a vector with message difference δ and test step s, the twin block
-//! is W ⊕ δ. Its state after step s is taken to equal this block's (an
-//! attack's differences cancel there); stepping back from it with the twin
-//! block gives the chaining value the twin would start from, and stepping
-//! forward gives the twin's output. The block is an attack block when the
-//! twin's output equals this block's: two different (chaining value,
-//! block) pairs with one output. With reduced-round detection, an equal
-//! chaining value counts too (collisions of reduced-step SHA-1, which
-//! sha1collisiondetection flags in that mode). This is the paper's
-//! recompression (Stevens and Shumow 2017, §4).
-//!
-//! Everything here is scalar and runs only for the blocks the filter
-//! lets through, about one in twenty of random data.
+//! One block's verdict (Stevens and Shumow 2017, §4): for each disturbance
+//! vector the filter left, the twin block W ⊕ δ is stepped from the state
+//! it shares with the block at the vector's test step, and the block is an
+//! attack block when the twin reaches the same output (with reduced-round
+//! detection, or the same chaining value). Scalar, and run only for the
+//! blocks the filter lets through (`docs/sha1-checked.md`).
 
 use super::dv::{DVS, MESSAGE_DIFFERENCES};
 use super::ubc::ALL_DVS;

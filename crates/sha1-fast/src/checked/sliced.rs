@@ -1,15 +1,7 @@
-//! The filter's tables for its bit-sliced form, which filters sixteen
-//! blocks at once with one block per 32-bit lane (`crate::arch::x86_64`'s
-//! `filter_sliced`).
-//!
-//! The relations read W\[35..=64\], so 32-bit planes hold them all when
-//! bit t − 33 of a plane is W\[t\] ([`START`]). The checks work as in
-//! [`super::ubc`] with rotations modulo 32 and the vectors' bits in a
-//! 32-bit mask: the same runs per family, except that II(46,2), which is
-//! three steps from the rest of its family, gets the bit below them
-//! (the 64-bit layout leaves a gap of two there, which 32 bits cannot).
-//! `dv_mask` (a test aid) evaluates the tables one plane at a time, the oracle
-//! for the vector form.
+//! The filter's tables for its bit-sliced forms, one block per 32-bit
+//! lane: planes hold W\[33..=64\] ([`START`]), checks rotate modulo 32, and
+//! II(46,2) takes the bit below its family so that the vectors fit 32 bits
+//! (`docs/sha1-checked.md`, "The filter's forms").
 
 pub(crate) use super::ubc::SHAPE_COUNT;
 use super::ubc::{ALL_DVS, CONDITIONS, SHAPES, plane_of, shape_index};

@@ -1,31 +1,9 @@
-//! The unavoidable-bit-condition filter: which disturbance vectors a block's
-//! expanded message leaves possible.
-//!
-//! A collision attack that follows a disturbance vector forces some bit
-//! relations of the expanded message W to hold, whatever else the attacker
-//! chooses (Stevens and Shumow, USENIX Security 2017). Each relation is
-//! linear over two bits: bit i of W\[a\] xor bit j of W\[b\] is 0 or 1.
-//! [`CONDITIONS`] lists them, for the 32 vectors of [`super::dv::DVS`],
-//! as the authors' sha1collisiondetection library checks them: 156
-//! relations over W\[35..=64\], each shared by one or more vectors. A
-//! vector passes when all of its relations hold; a random block passes
-//! any of them about once in twenty (the recompression then decides).
-//!
-//! `dv_mask_reference` (a test aid) evaluates the table as written, one relation at a
-//! time. `dv_mask_from_planes` computes the same function with few operations, from
-//! three observations:
-//! - only 11 bit positions occur, so the window's words become 11 *bit
-//!   planes*, one `u64` each, bit t − 32 holding that bit of W\[t\];
-//! - the relations fall into 22 *shapes* (distance b − a, bits i and j,
-//!   value): one shape's relation at every a is one plane xor another
-//!   shifted by the distance;
-//! - the vectors of one family (type and b) are shifts of each other, so
-//!   [`super::dv::Dv::mask_bit`] gives each family a run of bits in order
-//!   of K, and one rotation of a shape's failures lines up one offset of it
-//!   with every vector of the family: 72 rotate-and-mask *checks* cover all
-//!   156 relations.
-//!
-//! The shapes and checks are derived from [`CONDITIONS`] at compile time.
+//! The unavoidable-bit-condition filter: which disturbance vectors a
+//! block's expanded message leaves possible. [`CONDITIONS`] holds the 156
+//! relations of sha1collisiondetection's `ubc_check`; `dv_mask_from_planes`
+//! evaluates them as bit planes, 22 shapes and 72 rotate-and-mask checks,
+//! all derived from the table at compile time (`docs/sha1-checked.md`,
+//! "The filter").
 
 use super::dv::{DVS, Dv, one, two};
 

@@ -1,31 +1,12 @@
-//! The Arm SHA backend: SHA-1 on the Armv8 cryptographic extension's SHA-1
-//! instructions (FEAT_SHA1).
-//!
-//! `sha1c`, `sha1p` and `sha1m` each do four rounds (choose, parity,
-//! majority) on ABCD, given E and the four rounds' W + K; `sha1h` gives the
-//! next four rounds' E, which is rotl30 of A before these; `sha1su0` and
-//! `sha1su1` extend the schedule four words at a time. A block is 20 such
-//! groups. The only long dependency chain is ABCD through the 20 round
-//! instructions, so one stream is bound by their latency, and independent
-//! messages ([`ArmSha::digest_many`]) run as interleaved lanes until the
-//! SHA unit's throughput is the limit (docs/sha1.md has the figures).
-//!
-//! Unlike SHA-NI's `sha1rnds4`, the round instructions take W + K, one
-//! vector add per group, and E as a plain 32-bit value (`sha1h` works on
-//! the low word of a SIMD register), so the state is ABCD in one vector (A
-//! in lane 0) and E beside it.
-//!
-//! Collision detection ([`ArmSha::compress_checked`]) runs in the same
-//! block macro: it spills the schedule words W\[32..68\] as the groups
-//! use them, and the filter runs on their NEON bit planes
-//! ([`crate::arch::aarch64::planes`]) beside the next block's rounds; the
-//! recompression steps its whole groups here too ([`ArmSha::groups`]).
+//! The Arm SHA backend (FEAT_SHA1): `sha1c`/`sha1p`/`sha1m` do four rounds
+//! given E and W + K, `sha1h` the next E, `sha1su0`/`sha1su1` the schedule.
+//! ABCD is one vector (A in lane 0), E a plain `u32`. The checked kernel
+//! runs in the same block macro, spilling W\[32..68\] for the NEON planes
+//! ([`crate::arch::aarch64::planes`]); `docs/sha1.md` has the design.
 //!
 //! Soundness: every function that executes a SHA instruction is
-//! `#[target_feature]` and private. The crate reaches them only through
-//! methods of [`ArmSha`], a token that [`ArmSha::detect`] makes after the
-//! OS reported the feature they enable (`sha2`, which implies `neon`:
-//! the architecture has no SHA instructions without Advanced SIMD).
+//! `#[target_feature]` and private, reached only through [`ArmSha`], made
+//! after the OS reported `sha2` (which implies `neon`).
 
 use super::cpu::ArmSha;
 use super::planes;

@@ -1,17 +1,8 @@
-//! What an x86-64 kernel hands a filter and the recompression: the
-//! contract at the bottom of the x86-64 folder, which kernels and filters
-//! both import and which imports neither.
-//!
-//! - [`Spill`]: what the SHA-NI checked kernel keeps of each block (the
-//!   whole schedule as it used it, the state before the block, ABCD
-//!   before groups 14, 15 and 16), and [`Suspect`], a spilled block the
-//!   filter let through;
-//! - [`ReversedGroups`]: the filter's window W\[32..68\] as SSE
-//!   registers hold it (W_{4k} in each top lane);
-//! - [`Mirror`]: the window's groups in reverse order, so that any eight
-//!   consecutive words are one unaligned load, for the per-block AVX2
-//!   filter;
-//! - [`PLANE_BITS`]: the bit positions of the bit-sliced filters' planes.
+//! What an x86-64 kernel hands a filter and the recompression, at the
+//! bottom of the folder: [`Spill`] and [`Suspect`] (what the SHA-NI checked
+//! kernel keeps of a block), [`ReversedGroups`] (the window as SSE registers
+//! hold it), [`Mirror`] (its groups reversed, for the per-block AVX2
+//! filter) and [`PLANE_BITS`].
 
 use crate::checked::recompress::Midstates;
 use core::arch::x86_64::__m128i;

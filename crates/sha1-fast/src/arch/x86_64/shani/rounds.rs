@@ -1,19 +1,11 @@
-//! The SHA-NI backend: SHA-1 on the x86 SHA extensions.
-//!
-//! `sha1rnds4` does four rounds on ABCD, given E + W for them;
-//! `sha1nexte` derives the next four rounds' E from ABCD four rounds
-//! earlier (it is rotl30 of that A) and adds their four words; `sha1msg1`,
-//! a xor and `sha1msg2` extend the schedule four words at a time. A block
-//! is 20 such groups. The only long dependency chain is ABCD through the
-//! 20 `sha1rnds4`, so one stream is bound by that instruction's latency
-//! (6 cycles on Zen 5: 121 cycles a block), and independent messages
-//! ([`ShaNi::digest_many`]) run as interleaved lanes until the SHA unit's
-//! throughput (one `sha1rnds4` every 2 cycles) is the limit.
+//! The SHA-NI backend (`docs/sha1.md`): `sha1rnds4` does four rounds given
+//! E + W, `sha1nexte` the next group's E, `sha1msg1`/`sha1msg2` the
+//! schedule. One macro per group over arrays of registers writes both the
+//! single stream and the interleaved lanes of [`ShaNi::digest_many`].
 //!
 //! Soundness: every function that executes a SHA or SSSE3/SSE4.1
-//! instruction is `#[target_feature]` and private. The crate reaches them
-//! only through methods of [`ShaNi`], a token that [`ShaNi::detect`] makes
-//! after CPUID (cached by `cpufeatures`) reported every feature they enable.
+//! instruction is `#[target_feature]` and private, reached only through
+//! [`ShaNi`]'s methods.
 
 use crate::Digest;
 use crate::INITIAL_STATE;
