@@ -194,20 +194,13 @@ pub(crate) struct TwinStart {
     pub(crate) state: [u32; 5],
 }
 
-/// Whether any vector in `mask` (the filter's answer) has a twin that
-/// `collides`: a block whose compression passes the states in `mid`
-/// (with the words W\[58\], W\[59\] and W\[64\] of its expanded message in
-/// `words`) is an attack block for vector d when its twin W ⊕ δ_d, from
-/// the state it shares with the block at d's test step, compresses to
-/// the block's output.
-///
-/// The twin's state at the test step is stepped, with the twin's words,
-/// to the nearest group boundary (step 60 or 64), so that `collides`
-/// runs whole groups only: it steps the twin out to step 80, which gives
-/// the chaining value the twin would need, and in again from that value,
-/// and the twin collides when it arrives at the same boundary state (the
-/// steps are a bijection, so this is the same test as stepping back to
-/// the twin's chaining value; sha1dc checks forwards only too).
+/// Whether any vector in `mask` has a twin that `collides`, for a block
+/// whose compression passes the states in `mid` (W\[58\], W\[59\] and
+/// W\[64\] in `words`). Each twin's state is stepped to the nearest group
+/// boundary (step 60 or 64), so that `collides` runs whole groups: out to
+/// step 80 and in again from the chaining value that output needs, the
+/// twin colliding when it arrives at the same state (forwards only, as
+/// sha1dc).
 #[inline(always)]
 pub(crate) fn any_twin_collides(
     mid: &Midstates,

@@ -20,13 +20,8 @@ use core::arch::aarch64::{
 };
 
 /// Independent messages in flight in [`ArmSha::digest_many`], their
-/// rounds interleaved group by group. Where Arm publishes the figures
-/// (Cortex-A720: round instructions 4 cycles, every SHA instruction on one
-/// pipe at one a cycle), a block is 72 SHA instructions on that pipe but
-/// 80 cycles of round latency, so a second stream fills the pipe and a
-/// third would only wait; on Apple's M1 the unit is busy 132 cycles a
-/// block even for one stream, and lanes neither gain nor lose
-/// (docs/sha1.md has these bounds; they are not measurements).
+/// rounds interleaved group by group: a second stream fills the SHA pipe,
+/// a third would only wait (`docs/sha1.md` has the bounds).
 const LANES: usize = 2;
 
 /// Below this many busy lanes (when the messages have run out), each

@@ -119,10 +119,8 @@ pub(crate) fn suspects<V: LaneVector, const LANES: usize>(
 /// `(low ? a : b << D, low ? a >> D : b)`, `low` holding the columns with
 /// bit `D` clear.
 ///
-/// Stage D swaps bit D of the row index with bit D of the column index,
-/// so the stages commute: stages 1, 2 and 4 run on eight rows at a time,
-/// which stay in registers, and 8 and 16 last, where LLVM drops what no
-/// plane reads.
+/// The stages commute: 1, 2 and 4 run on eight rows at a time, in
+/// registers, and 8 and 16 last, where LLVM drops what no plane reads.
 macro_rules! planes_by_swaps {
     ($window:expr, $swap:ident) => {{
         use $crate::arch::x86_64::lanes_checked::swap_rows;

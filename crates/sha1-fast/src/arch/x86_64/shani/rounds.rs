@@ -20,10 +20,9 @@ use core::arch::x86_64::{
 };
 
 /// Independent messages in flight in [`ShaNi::digest_many`], their rounds
-/// interleaved group by group. `sha1rnds4` has a latency of 6 cycles and
-/// issues every 2 on Zen 5, so three chains would saturate it in theory;
-/// in practice the 16 XMM registers hold about two lanes' state and
-/// schedule, and more lanes hide the spills: five was the fastest count.
+/// interleaved group by group: three chains would saturate `sha1rnds4`,
+/// but sixteen XMM registers hold about two lanes, and more lanes hide
+/// the spills (`docs/sha1.md`).
 const LANES: usize = 5;
 
 /// Below this many busy lanes (when the messages have run out), each
@@ -75,24 +74,13 @@ impl ShaNi {
     }
 }
 
-/// One group of four rounds and the schedule work that reads its words, in
-/// every lane: `$abcd`, `$e`, `$prev` and the schedule registers are arrays
-/// with one register per lane, and the lanes' instructions alternate so
-/// that the core always has several independent `sha1rnds4` chains to
-/// issue from.
-///
-/// `$f` selects the round function and constant (0–3, a fifth of the
-/// block each). E + W for these rounds is the state's E plus the words in
-/// the first group (`start`), and `sha1nexte` of the previous group's ABCD
-/// in the others (`next`); `$prev` receives ABCD before these rounds. The
-/// schedule registers are `[$cur $next $next2 $old]`: `$cur` holds this
-/// group's words W_{4k..4k+3}, and the operations listed after them (each
-/// only in the groups that need it, so nothing is computed that is never
-/// read) are:
-/// - `msg2`: finish W_{4k+4..} in `$next`;
-/// - `xor`: add this group's words into W_{4k+8..}, begun in `$next2`;
-/// - `msg1`: start W_{4k+12..} in `$old`, whose own words were used by the
-///   previous group.
+/// One group of four rounds, and the schedule work listed after it, in
+/// every lane (arrays of one register per lane, the lanes' instructions
+/// alternating). `$f` is the round function (0–3); E + W is the state's E
+/// plus the words in the first group (`start`), else `sha1nexte` of the
+/// previous ABCD (`next`). `$cur` of `[$cur $next $next2 $old]` holds
+/// W_{4k..4k+3}; `msg2` finishes W_{4k+4..} in `$next`, `xor` adds `$cur`
+/// into W_{4k+8..} in `$next2`, `msg1` starts W_{4k+12..} in `$old`.
 macro_rules! quad {
     ($f:literal, $abcd:ident, $e:ident, $prev:ident, $from:ident [$cur:ident $next:ident $next2:ident $old:ident] $($op:ident)*) => {
         for lane in 0..$abcd.len() {
