@@ -42,6 +42,19 @@ pub(crate) fn lanes(v: __m128i) -> [u32; 4] {
     unsafe { core::mem::transmute(v) }
 }
 
+/// The vector of lanes `lanes`, lane 0 first.
+#[cfg(test)]
+fn vector(lanes: [u32; 4]) -> __m128i {
+    // SAFETY: both types are 16 bytes of plain bits.
+    unsafe { core::mem::transmute(lanes) }
+}
+
+/// Group `k` of `w` as the kernel holds it (W_{4k} in the top lane).
+#[cfg(test)]
+fn group(w: &[u32; 80], k: usize) -> __m128i {
+    vector(core::array::from_fn(|j| w[4 * k + 3 - j]))
+}
+
 /// The state whose ABCD is `abcd` (A on top) and whose E is the top lane
 /// of `e`.
 pub(crate) fn state(abcd: __m128i, e: u32) -> [u32; 5] {
@@ -80,16 +93,11 @@ impl Spill {
     /// filters' tests.
     #[cfg(test)]
     pub(crate) fn of_schedule(w: &[u32; 80]) -> Spill {
-        let group = |k: usize| {
-            let lanes: [u32; 4] = core::array::from_fn(|j| w[4 * k + 3 - j]);
-            // SAFETY: both types are 16 bytes of plain bits.
-            unsafe { core::mem::transmute::<[u32; 4], __m128i>(lanes) }
-        };
-        let zero = group(0);
+        let zero = vector([0; 4]);
         Spill {
             before: [zero; 2],
             mid: [zero; 3],
-            w: core::array::from_fn(group),
+            w: core::array::from_fn(|k| group(w, k)),
         }
     }
 
@@ -98,17 +106,10 @@ impl Spill {
     /// tests.
     #[cfg(test)]
     pub(crate) fn of_block(ihv: &[u32; 5], w: &[u32; 80]) -> Spill {
-        let abcd = |[a, b, c, d, _]: [u32; 5]| {
-            // SAFETY: both types are 16 bytes of plain bits.
-            unsafe { core::mem::transmute::<[u32; 4], __m128i>([d, c, b, a]) }
-        };
+        let abcd = |[a, b, c, d, _]: [u32; 5]| vector([d, c, b, a]);
         let at = |group| crate::checked::recompress::scalar_groups(*ihv, w, 0, group);
-        let e = {
-            // SAFETY: as above.
-            unsafe { core::mem::transmute::<[u32; 4], __m128i>([0, 0, 0, ihv[4]]) }
-        };
         Spill {
-            before: [abcd(*ihv), e],
+            before: [abcd(*ihv), vector([0, 0, 0, ihv[4]])],
             mid: [abcd(at(14)), abcd(at(15)), abcd(at(16))],
             ..Spill::of_schedule(w)
         }
@@ -175,22 +176,11 @@ impl<'s> Suspect<'s> {
 /// the filter's x86 forms.
 #[cfg(test)]
 pub(crate) fn reversed_groups(w: &[u32; 80]) -> ReversedGroups {
-    core::array::from_fn(|g| {
-        let t = 32 + 4 * g;
-        let word = |m: usize| w[t + m] as i32;
-        // `_mm_set_epi32` takes the top lane first: W_{4k} on top.
-        // SAFETY: SSE2 is part of every x86-64 CPU.
-        unsafe { core::arch::x86_64::_mm_set_epi32(word(0), word(1), word(2), word(3)) }
-    })
+    core::array::from_fn(|g| group(w, 8 + g))
 }
 
 /// The mirror of the expanded message `w`, for the tests.
 #[cfg(test)]
 pub(crate) fn mirror_of(w: &[u32; 80]) -> Mirror {
-    core::array::from_fn(|m| {
-        let k = MIRROR_GROUPS.end - 1 - m;
-        let group: [u32; 4] = core::array::from_fn(|j| w[4 * k + 3 - j]);
-        // SAFETY: both types are 16 bytes of plain bits.
-        unsafe { core::mem::transmute::<[u32; 4], __m128i>(group) }
-    })
+    core::array::from_fn(|m| group(w, MIRROR_GROUPS.end - 1 - m))
 }
