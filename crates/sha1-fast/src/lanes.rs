@@ -78,17 +78,11 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Hashes `messages[i]` into `out[i]` (the slices have equal lengths).
-///
-/// - `step(states, blocks, active)` hashes `blocks[i]` into `states[i]` for
-///   every `i < active`; the slots from `active` on hold finished lanes'
-///   states and a zero block, which a fixed-width kernel may hash and a
-///   variable-width one skips.
-/// - `compress(state, parts)` is the backend's single-stream compressor,
-///   hashing the blocks of each part in turn.
-///
-/// Inlined so that a `#[target_feature]` caller compiles all of it, closures
-/// included, with its features.
+/// Hashes `messages[i]` into `out[i]`: `step(states, blocks, active)`
+/// hashes `blocks[i]` into `states[i]` for every `i < active` (later
+/// slots hold a zero block, which a kernel may hash or skip), `compress`
+/// is the single-stream compressor. Inlined, so that a
+/// `#[target_feature]` caller compiles all of it with its features.
 #[inline(always)]
 pub(crate) fn run<const N: usize>(
     messages: &[&[u8]],

@@ -277,12 +277,9 @@ pub(crate) fn is_attack(
 }
 
 /// For every vector (by index in [`DVS`]), a made-up attack block: its
-/// chaining value, expanded message and the output to test it against,
-/// which is its twin's output. The twin (another chaining value, W ⊕ δ)
-/// shares the block's state at the vector's test step, which is all the
-/// recompression assumes; no real collision is needed, since it takes the
-/// output as given. No published attack follows a vector tested at step
-/// 58, so this is what exercises that path.
+/// chaining value, expanded message and its twin's output, the twin
+/// sharing its state at the test step, which is all the recompression
+/// assumes. No published attack tests at step 58; this exercises it.
 #[cfg(test)]
 pub(crate) fn made_up_attacks() -> impl Iterator<Item = (usize, [u32; 5], [u32; 80], [u32; 5])> {
     (0..DVS.len()).map(|dv| {

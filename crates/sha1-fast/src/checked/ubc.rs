@@ -350,12 +350,9 @@ const CHECKS: ([Check; 512], usize) = {
 
 const CHECK_COUNT: usize = CHECKS.1;
 
-/// The order in which `N` groups of relations rule out the most vectors
-/// soonest, where group g tests `counts[g][d]` relations of vector d:
-/// each next group is the one that most lowers Σ_d 2^−k_d, the number of
-/// vectors a random block is expected to leave standing, where k_d counts
-/// the relations of vector d so far (a random block meets each one half
-/// the time).
+/// The order of `N` groups of relations (group g tests `counts[g][d]` of
+/// vector d) that greedily most lowers Σ_d 2^−k_d, the vectors a random
+/// block is expected to leave standing after k_d relations of each.
 pub(super) const fn greedy_order<const N: usize>(counts: &[[u32; 64]; N]) -> [usize; N] {
     /// 2^−k in units of 2^−40.
     const fn weight(k: u32) -> u64 {

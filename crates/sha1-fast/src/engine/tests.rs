@@ -81,12 +81,9 @@ fn digest_many_of_every_engine() {
     }
 }
 
-/// Under Miri the SIMD tokens come from the features `cargo xtask miri`
-/// enables at compile time, not from CPUID. `tests/miri.rs` checks the
-/// SIMD-schedule backend through the public API; the AVX2 lanes have no
-/// public switch (`digest_many` falls back to the single-stream kernel),
-/// so a feature list drifting from `Avx2`'s would otherwise leave them
-/// silently uninterpreted.
+/// Under Miri the tokens come from `cargo xtask miri`'s compile-time
+/// features: a list drifting from `Avx2`'s would leave the AVX2 lanes,
+/// which have no public switch, silently uninterpreted.
 #[cfg(all(miri, target_arch = "x86_64"))]
 #[test]
 fn miri_interprets_both_simd_kernels() {

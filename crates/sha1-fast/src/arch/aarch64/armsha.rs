@@ -89,17 +89,11 @@ impl ArmSha {
 // only from functions that enable their features, and only the entry
 // points carry `#[target_feature]`.
 
-/// One group of four rounds and the schedule step that reads its words, in
-/// every lane: `$abcd`, `$e` and the schedule registers are arrays with one
-/// register per lane, and the lanes' instructions alternate so that the
-/// core always has several independent round chains to issue from.
-///
-/// `$rounds` is the intrinsic of this fifth of the block and `$k` its
-/// constant in every lane. The schedule registers are
-/// `[$cur $next $next2 $next3]`, `$cur` holding this group's words
-/// W_{4k..4k+3}; with `extend`, `$cur` then becomes W_{4k+16..4k+19},
-/// from the four groups of words starting at W_{4k} (`sha1su0` combines
-/// the first three, `sha1su1` adds the fourth and rotates).
+/// One group of four rounds in every lane (arrays of one register per
+/// lane, the lanes' instructions alternating): `$rounds` is this fifth's
+/// intrinsic, `$k` its constant. `$cur` of `[$cur $next $next2 $next3]`
+/// holds W_{4k..4k+3}; with `extend` it then becomes W_{4k+16..4k+19}
+/// (`sha1su0` of the first three groups, `sha1su1` with the fourth).
 macro_rules! group {
     ($rounds:ident, $k:expr, $abcd:ident, $e:ident, [$cur:ident $next:ident $next2:ident $next3:ident] $($extend:ident)?) => {
         for lane in 0..$abcd.len() {

@@ -5,13 +5,10 @@
 //! through a method on its token, so each `unsafe` call rests on one local
 //! check.
 
-/// Declares a backend's detection token: a zero-sized `$token` that only
-/// `$token::detect` makes, and only after CPUID (cached by `cpufeatures`)
-/// reported every one of `$features`: the features the module's
-/// `#[target_feature]` code enables and every feature rustc enables with
-/// them (`avx2` implies `avx`, `sse4.2`, `sse4.1`, `ssse3`, `sse3` and
-/// `sse2`), since a CPUID (a virtual machine's, say) may report features
-/// apart that real CPUs only ship together (see `token!` for the rest).
+/// Declares a backend's detection token (see `token!`), made only after
+/// CPUID (cached by `cpufeatures`) reported every one of `$features`: all
+/// that its `#[target_feature]` code enables, implied ones included, since
+/// a virtual machine's CPUID may report apart what real CPUs ship together.
 macro_rules! detection_token {
     ($(#[$doc:meta])* $token:ident in $cache:ident: $($feature:tt),+) => {
         cpufeatures::new!($cache, $($feature),+);

@@ -223,10 +223,8 @@ fn step_checked(
 }
 
 /// The 80 rounds of eight blocks from the states `h` (the working
-/// variables after them; add `h` for the states), keeping what the
-/// filter and the recompression read: W\[0..80\], made first, and the
-/// states before steps 60 and 64. The rounds run in loops of five, about
-/// a fifth of the code of unrolled ones, and measured as fast.
+/// variables after them), keeping W\[0..80\], made first, and the states
+/// before steps 60 and 64; loops of five rounds, as fast as unrolled.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rounds_keeping(

@@ -232,12 +232,10 @@ fn step_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u3
     store_state!(abcd, e)
 }
 
-/// Groups `first..last` of the rounds from ABCD and E (in its top lane),
-/// group k's four words (W_{4k} in the top lane) from `words(k)`; ABCD
-/// and E after them. The first group adds the given E; each later one
-/// derives its E from A four steps back, as in `block!`. Shared by the
-/// recompression's steppers ([`ShaNi::groups`] and the twin test in
-/// `shani_twin`), which differ only in where the words come from.
+/// Groups `first..last` of the rounds from ABCD and E, group k's words
+/// (W_{4k} in the top lane) from `words(k)`: the recompression's stepper,
+/// for [`ShaNi::groups`] and the twin test, which differ only in where
+/// the words come from.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 #[inline]
 pub(super) fn groups_with(

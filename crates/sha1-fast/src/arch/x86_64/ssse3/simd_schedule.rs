@@ -205,10 +205,8 @@ impl Ssse3 {
     }
 }
 
-/// The checked kernel with the per-block AVX2 filter, compiled with AVX2
-/// so that the filter inlines: no call, and no `vzeroupper` after it,
-/// between one block's rounds and the next (the SHA-NI kernel needs
-/// both, to keep its upper vector state clean).
+/// The checked kernel compiled with AVX2, so that the per-block AVX2
+/// filter inlines: no call and no `vzeroupper` between blocks.
 #[target_feature(enable = "ssse3,avx2")]
 fn compress_blocks_checked_avx2(
     state: &mut [u32; 5],
@@ -219,13 +217,9 @@ fn compress_blocks_checked_avx2(
     compress_blocks_filtered::<true, true>(state, blocks, Some(avx2), is_attack)
 }
 
-/// The kernel, with the collision filter when `FILTER` (see
-/// [`Ssse3::compress_checked`]); without it, `is_attack` is never called
-/// and the result is `None`. After each block's rounds: with `WORDS` (and
-/// `avx2`) the per-block AVX2 filter (`filter_words`) on the steps the
-/// kernel kept in its mirror, on the vector unit that the scalar rounds
-/// leave idle; else the SSSE3 planes and the scalar checks, beside the
-/// next rounds.
+/// The kernel, with the collision filter after each block's rounds when
+/// `FILTER` (else `is_attack` is never called): with `WORDS` the
+/// per-block AVX2 filter on the kernel's mirror, else the SSSE3 planes.
 #[target_feature(enable = "ssse3")]
 #[inline]
 fn compress_blocks_filtered<const FILTER: bool, const WORDS: bool>(
