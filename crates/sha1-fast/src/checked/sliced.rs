@@ -3,8 +3,9 @@
 //! II(46,2) takes the bit below its family so that the vectors fit 32 bits
 //! (`docs/sha1-checked.md`, "The filter's forms").
 
+use super::dv::DVS;
 pub(crate) use super::ubc::SHAPE_COUNT;
-use super::ubc::{ALL_DVS, CONDITIONS, SHAPES, plane_of, shape_index};
+use super::ubc::{ALL_DVS, Check, SHAPES, checks, plane_of};
 
 /// The first word of the sliced window: bit t − START of a plane is
 /// W\[t\], for W\[33..=64\].
@@ -86,45 +87,15 @@ pub(crate) struct SlicedCheck {
     pub(crate) dvs: u32,
 }
 
-/// The checks of every relation and vector, merged where shape and
-/// rotation agree, and how many there are.
-const CHECKS: ([SlicedCheck; 256], usize) = {
-    let mut checks = [SlicedCheck {
-        shape: 0,
-        rotate: 0,
-        dvs: 0,
-    }; 256];
-    let mut n = 0;
-    let mut k = 0;
-    while k < CONDITIONS.len() {
-        let cond = &CONDITIONS[k];
-        let shape = shape_index(cond);
-        let mut bit = 0;
-        while bit < 64 {
-            if cond.dvs & 1 << bit != 0 {
-                let to = sliced_bit(1 << bit);
-                // The relation at `a` fails at bit a − START; the rotation
-                // brings it to the vector's bit.
-                let rotate = (cond.a as u32 + 32 - START as u32 - to) % 32;
-                let mut m = 0;
-                while m < n && !(checks[m].shape == shape && checks[m].rotate == rotate) {
-                    m += 1;
-                }
-                if m == n {
-                    checks[n] = SlicedCheck {
-                        shape,
-                        rotate,
-                        dvs: 0,
-                    };
-                    n += 1;
-                }
-                checks[m].dvs |= 1 << to;
-            }
-            bit += 1;
-        }
-        k += 1;
+/// The checks of the sliced layout.
+const CHECKS: ([Check; 128], usize) = {
+    let mut bit_of = [0; 32];
+    let mut d = 0;
+    while d < DVS.len() {
+        bit_of[d] = sliced_bit(DVS[d].mask_bit());
+        d += 1;
     }
-    (checks, n)
+    checks(START as u32, 32, &bit_of)
 };
 
 /// How many checks there are.
@@ -132,10 +103,19 @@ pub(crate) const CHECK_COUNT: usize = CHECKS.1;
 
 /// The checks.
 pub(crate) const CHECK_TABLE: [SlicedCheck; CHECK_COUNT] = {
-    let mut t = [CHECKS.0[0]; CHECK_COUNT];
+    let mut t = [SlicedCheck {
+        shape: 0,
+        rotate: 0,
+        dvs: 0,
+    }; CHECK_COUNT];
     let mut c = 0;
     while c < CHECK_COUNT {
-        t[c] = CHECKS.0[c];
+        let Check { shape, rotate, dvs } = CHECKS.0[c];
+        t[c] = SlicedCheck {
+            shape,
+            rotate,
+            dvs: dvs as u32,
+        };
         c += 1;
     }
     t

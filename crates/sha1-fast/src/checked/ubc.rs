@@ -288,7 +288,7 @@ pub(super) const SHAPES: ([Shape; 156], usize) = {
 
 pub(crate) const SHAPE_COUNT: usize = SHAPES.1;
 
-pub(super) const fn shape_index(c: &Condition) -> usize {
+const fn shape_index(c: &Condition) -> usize {
     let shape = Shape::of(c);
     let mut s = 0;
     while !SHAPES.0[s].eq(shape) {
@@ -300,33 +300,33 @@ pub(super) const fn shape_index(c: &Condition) -> usize {
 /// A check: the failures of shape `shape`, rotated right by `rotate`, fail
 /// the vectors in `dvs`.
 #[derive(Clone, Copy)]
-struct Check {
-    shape: u8,
-    rotate: u8,
-    dvs: u64,
+pub(super) struct Check {
+    pub(super) shape: usize,
+    pub(super) rotate: u32,
+    pub(super) dvs: u64,
 }
 
 /// The checks of every relation and vector, merged where shape and
-/// rotation agree, and how many there are.
-const CHECKS: ([Check; 512], usize) = {
+/// rotation agree, and how many there are, for planes `width` bits wide
+/// whose bit 0 is W\[`start`\], with vector `DVS[d]` at bit `bit_of[d]`:
+/// a relation at `a` fails at bit a − `start`, which the rotation brings
+/// to the vector's bit.
+pub(super) const fn checks(start: u32, width: u32, bit_of: &[u32; 32]) -> ([Check; 128], usize) {
     let mut checks = [Check {
         shape: 0,
         rotate: 0,
         dvs: 0,
-    }; 512];
+    }; 128];
     let mut n = 0;
     let mut k = 0;
     while k < CONDITIONS.len() {
         let cond = &CONDITIONS[k];
-        let shape = shape_index(cond) as u8;
+        let shape = shape_index(cond);
         let mut d = 0;
         while d < DVS.len() {
-            let bit = DVS[d].mask_bit();
-            if cond.dvs & bit != 0 {
-                // The failure of the relation at `a` sits at bit a − 32;
-                // the vector's bit at `trailing_zeros`.
-                let from = cond.a as i32 - WINDOW_START as i32;
-                let rotate = (from - bit.trailing_zeros() as i32).rem_euclid(64) as u8;
+            if cond.dvs & DVS[d].mask_bit() != 0 {
+                let to = bit_of[d];
+                let rotate = (cond.a as u32 + width - start - to) % width;
                 let mut m = 0;
                 while m < n && !(checks[m].shape == shape && checks[m].rotate == rotate) {
                     m += 1;
@@ -339,13 +339,24 @@ const CHECKS: ([Check; 512], usize) = {
                     };
                     n += 1;
                 }
-                checks[m].dvs |= bit;
+                checks[m].dvs |= 1 << to;
             }
             d += 1;
         }
         k += 1;
     }
     (checks, n)
+}
+
+/// The checks of the 64-bit layout.
+const CHECKS: ([Check; 128], usize) = {
+    let mut bit_of = [0; 32];
+    let mut d = 0;
+    while d < DVS.len() {
+        bit_of[d] = DVS[d].mask_bit().trailing_zeros();
+        d += 1;
+    }
+    checks(WINDOW_START as u32, 64, &bit_of)
 };
 
 const CHECK_COUNT: usize = CHECKS.1;
@@ -496,8 +507,7 @@ pub(crate) fn dv_mask_from_planes(planes: &Planes) -> u64 {
         ($($c:literal)*) => {
             unrolled!(|C| {
                 const CHECK: Check = ORDERED[C];
-                failed |=
-                    failures[CHECK.shape as usize].rotate_right(CHECK.rotate as u32) & CHECK.dvs;
+                failed |= failures[CHECK.shape].rotate_right(CHECK.rotate) & CHECK.dvs;
             }; $($c)*);
         };
     }
