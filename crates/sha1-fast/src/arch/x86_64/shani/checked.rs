@@ -253,12 +253,7 @@ impl ShaNi {
             return (spills, found);
         }
         let [spills] = self.spill::<1, false>(filter, states, [parts], slots, count, |_, _| {});
-        let found = match filter {
-            Filter::Avx512(avx512) => suspects_avx512(avx512, spills, masks),
-            // SAFETY: `self` exists, so `ShaNi::detect` saw SSSE3.
-            _ => unsafe { suspects_ssse3(spills, masks) },
-        };
-        (spills, found)
+        (spills, suspects(spills, filter, masks))
     }
 
     /// Runs the kernel on `count` blocks per lane and returns each lane's
@@ -309,11 +304,15 @@ impl ShaNi {
     }
 }
 
-/// The AVX-512 filter over a batch's `spills` (at most [`SLOTS`]), as
-/// [`suspects_ssse3`]: whole passes of the sliced form, and a short
-/// remainder in pairs (the sliced one costs the same for one block as
-/// for sixteen).
-fn suspects_avx512(filter: Avx512Vbmi, spills: &[Spill], masks: &mut [u64]) -> u32 {
+/// The filter after the one-lane kernel over a batch's `spills` (at most
+/// [`SLOTS`]), as [`suspects_ssse3`]: with AVX-512 whole passes of the
+/// sliced form and a short remainder in pairs (the sliced one costs the
+/// same for one block as for sixteen), else the SSSE3 planes.
+fn suspects(spills: &[Spill], filter: Filter, masks: &mut [u64]) -> u32 {
+    let Filter::Avx512(filter) = filter else {
+        // SAFETY: an SSE kernel ran, so `ShaNi::detect` saw SSSE3.
+        return unsafe { suspects_ssse3(spills, masks) };
+    };
     let short = spills.len() % SLICED_LANES;
     let split = spills.len() - if short <= PAIRED_MAX { short } else { 0 };
     let (sliced, rest) = spills.split_at(split);
@@ -454,9 +453,10 @@ mod tests {
         }
     }
 
-    /// Every batch filter on batches of every length, whole passes and
-    /// short remainders alike, against the reference, on schedules of
-    /// which every other one passes a vector.
+    /// Every batch filter, one lane's (AVX-512, SSSE3) and the lanes' (AVX2,
+    /// SSSE3, over two copies of the batch), on batches of every length,
+    /// whole passes and short remainders alike, against the reference, on
+    /// schedules of which every other one passes a vector.
     #[test]
     fn every_filter_on_every_batch_length() {
         let words: Vec<[u32; 80]> = crate::checked::ubc::test_words(SLOTS * 4).collect();
@@ -465,25 +465,30 @@ mod tests {
             for len in 1..=SLOTS {
                 for start in [0, 1, SLOTS + 3] {
                     let batch = &spills[start..start + len];
-                    let mut masks = [u64::MAX; 64];
-                    let found = match filter {
-                        Filter::Avx512(f) => {
-                            u64::from(super::suspects_avx512(f, batch, &mut masks))
-                        }
-                        _ => super::suspects_of_lanes(
-                            &[batch, batch],
-                            lanes_filter(filter),
-                            &mut masks,
-                        ),
-                    };
-                    for (i, w) in words[start..start + len].iter().enumerate() {
-                        let expected = dv_mask_reference(w);
-                        assert_eq!(masks[i], expected, "{filter:?}, block {i} of {len}");
-                        assert_eq!(found >> i & 1 == 1, expected != 0);
+                    let mut runs = Vec::new();
+                    if !matches!(filter, Filter::Avx2(_)) {
+                        let mut masks = [u64::MAX; 64];
+                        let found = super::suspects(batch, filter, &mut masks);
+                        runs.push((u64::from(found), masks, 1));
                     }
                     if !matches!(filter, Filter::Avx512(_)) {
-                        assert_eq!(found >> len, found & ((1 << len) - 1), "{filter:?}, {len}");
-                        assert_eq!(masks[len..2 * len], masks[..len]);
+                        let mut masks = [u64::MAX; 64];
+                        let avx2 = lanes_filter(filter);
+                        let found = super::suspects_of_lanes(&[batch, batch], avx2, &mut masks);
+                        runs.push((found, masks, 2));
+                    }
+                    for (found, masks, copies) in runs {
+                        for (i, w) in words[start..start + len]
+                            .iter()
+                            .cycle()
+                            .take(copies * len)
+                            .enumerate()
+                        {
+                            let expected = dv_mask_reference(w);
+                            assert_eq!(masks[i], expected, "{filter:?}, block {i} of {len}");
+                            assert_eq!(found >> i & 1 == 1, expected != 0);
+                        }
+                        assert_eq!(found >> (copies * len), 0, "{filter:?}, {len}");
                     }
                 }
             }
