@@ -107,11 +107,9 @@ pub(crate) fn run<const N: usize>(
     );
 }
 
-/// [`run`] for kernels that may flag a message (the checked ones flag a
-/// message with a collision-attack block): `step` also returns a mask of
-/// the lanes below `active` that it flags, `compress` whether it flagged
-/// its message, and `finish(index, state, flagged)` makes message
-/// `index`'s result from its final state and whether any block flagged it.
+/// [`run`] for kernels that may flag a message (an attack block): `step`
+/// returns the lanes it flags, `compress` whether it flagged its message,
+/// and `finish(index, state, flagged)` makes message `index`'s result.
 #[inline(always)]
 pub(crate) fn run_flagging<const N: usize, T>(
     messages: &[&[u8]],
@@ -182,10 +180,8 @@ pub(crate) fn run_flagging<const N: usize, T>(
 const WINDOW: usize = 256;
 
 /// The indices of a batch of messages, each [`WINDOW`] of them sorted by
-/// length, for kernels that run their lanes in lockstep over several
-/// blocks at a time: such a step lasts only as long as the shortest
-/// message in it, so neighbours of like length keep every lane busy.
-/// It needs no allocation.
+/// length (without allocating), for kernels whose lockstep over several
+/// blocks lasts only as long as the shortest message in it.
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct ByLength<'m> {
     messages: &'m [&'m [u8]],

@@ -29,10 +29,8 @@ fn block_of(w: &[u32]) -> [u8; 64] {
     core::array::from_fn(|i| w[i / 4].to_be_bytes()[i % 4])
 }
 
-/// The [`IsAttack`] of a kernel that hands over a [`SuspectBlock`]
-/// (`Ssse3::compress_checked`, the scalar checked kernel): the block is
-/// read back from its expanded message, which must be the block's
-/// expansion, and the midstates must be those of the block's compression.
+/// The [`IsAttack`] of a kernel that hands over a [`SuspectBlock`]: its
+/// expanded message and midstates must be the block's.
 pub(crate) fn of_suspect_block(is_attack: IsAttack<'_>) -> impl FnMut(&SuspectBlock) -> bool {
     move |s| {
         let block = block_of(&s.w);

@@ -140,11 +140,8 @@ impl Midstates {
     }
 }
 
-/// A block the filter let through, with all that the recompression
-/// reads: the chaining values around it, its expanded message, its
-/// midstates and the filter's mask. The kernels that keep these as they
-/// go (the lanes, the SIMD-schedule and scalar checked kernels) hand them
-/// over whole.
+/// A block the filter let through, with all that the recompression reads,
+/// as the kernels that keep it whole hand it over.
 pub(crate) struct SuspectBlock {
     pub(crate) ihv: [u32; 5],
     pub(crate) output: [u32; 5],
@@ -239,10 +236,9 @@ pub(crate) fn any_twin_collides(
 }
 
 /// Whether the block `w`, compressed from `ihv` to `output` through
-/// `mid`, is an attack block for one of the vectors in `mask` (the
-/// filter's answer), tried in [`DVS`] order; `groups` does the whole
-/// groups of steps ([`any_twin_collides`] says how). The reduced-round
-/// mode asks for the twin's chaining value itself, so it steps back.
+/// `mid`, is an attack block for a vector in `mask`, with `groups`
+/// stepping whole groups ([`any_twin_collides`]); the reduced-round mode
+/// needs the twin's chaining value itself, so it steps back.
 pub(crate) fn is_attack(
     ihv: &[u32; 5],
     output: &[u32; 5],

@@ -440,10 +440,9 @@ pub(crate) fn planes_portable(window: &Window) -> Planes {
     planes
 }
 
-/// Adds W\[32 + 8`chunk`..\] (`words`, at most eight) to `planes`: their
-/// low bytes (and top bytes) packed into a `u64`, then one multiplication
-/// per plane gathers one bit of each byte into one byte. A kernel can add
-/// each eight as soon as its rounds have made them.
+/// Adds W\[32 + 8`chunk`..\] (`words`, at most eight) to `planes`, as soon
+/// as the rounds have made them: their low and top bytes packed into
+/// `u64`s, then one multiplication per plane gathers a bit of each byte.
 #[inline(always)]
 pub(super) fn add_to_planes(planes: &mut Planes, chunk: usize, words: &[u32]) {
     /// Bit 0 of each byte of `x`, gathered into the top byte (byte k's

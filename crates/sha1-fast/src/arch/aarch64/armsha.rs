@@ -24,10 +24,8 @@ use core::arch::aarch64::{
 /// a third would only wait (`docs/sha1.md` has the bounds).
 const LANES: usize = 2;
 
-/// Below this many busy lanes (when the messages have run out), each
-/// finishes alone. With [`LANES`] as many, the kernel never hashes an
-/// idle lane's placeholder block, which would cost a throughput-bound
-/// pipe as much as a real one.
+/// Below this many busy lanes each finishes alone: an idle lane's
+/// placeholder block would cost the throughput-bound pipe a real one.
 const MIN_LANES: usize = LANES;
 
 impl ArmSha {
@@ -236,10 +234,8 @@ fn compress_blocks(state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
     *state = store_state!(abcd[0], e[0]);
 }
 
-/// [`ArmSha::compress_checked`]: each block's schedule words 32–67 are
-/// kept as the rounds use them, and the filter runs on them beside the
-/// next block's rounds (nothing waits for it but a branch that is rarely
-/// taken).
+/// [`ArmSha::compress_checked`]: W\[32..68\] kept as the rounds use them,
+/// the filter beside the next block's rounds.
 #[target_feature(enable = "sha2")]
 fn compress_checked_neon(
     state: &mut [u32; 5],

@@ -22,10 +22,8 @@ use crate::checked::recompress::SuspectBlock;
 use crate::consts::K;
 use crate::rounds::{ring_block, round};
 
-/// Below this many busy lanes (when the messages have run out), each
-/// finishes alone on the SIMD-schedule kernel: an eight-lane step costs
-/// the same however many lanes are busy, and one lane of it is several
-/// times slower than a single stream.
+/// Below this many busy lanes each finishes alone on the SIMD-schedule
+/// kernel: a step costs the same however many lanes are busy.
 const MIN_LANES: usize = 4;
 
 lane_kernel!(Avx2, "avx2", 8);
