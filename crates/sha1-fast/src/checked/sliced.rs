@@ -5,7 +5,7 @@
 
 use super::dv::DVS;
 pub(crate) use super::ubc::SHAPE_COUNT;
-use super::ubc::{ALL_DVS, Check, SHAPES, checks, plane_of};
+use super::ubc::{ALL_DVS, Check, PLANE_BITS, SHAPES, checks, plane_of};
 
 /// The first word of the sliced window: bit t − START of a plane is
 /// W\[t\], for W\[33..=64\].
@@ -166,13 +166,12 @@ pub(crate) const fn plane_lane(p: usize) -> usize {
 
 /// A value in both halves of a `u64`.
 #[cfg(target_arch = "x86_64")]
-const fn both(v: u32) -> u64 {
+pub(crate) const fn both(v: u32) -> u64 {
     v as u64 | (v as u64) << 32
 }
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) static PAIR_TABLES: PairTables = {
-    const BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
     let mut t = PairTables {
         w64_shift: [[0; 8]; 2],
         plane_i: [[0; 8]; 3],
@@ -185,9 +184,9 @@ pub(crate) static PAIR_TABLES: PairTables = {
         check_dvs: [[0; 8]; PAIR_CHECK_VECTORS],
     };
     let mut p = 0;
-    while p < BITS.len() {
+    while p < PLANE_BITS.len() {
         let lane = plane_lane(p);
-        t.w64_shift[lane / 8][lane % 8] = both(31 - BITS[p]);
+        t.w64_shift[lane / 8][lane % 8] = both(31 - PLANE_BITS[p]);
         p += 1;
     }
     let mut s = 0;
@@ -228,8 +227,7 @@ pub(crate) static PAIR_TABLES: PairTables = {
 /// t − [`START`], is bit `PLANE_BITS[p]` of W\[t\].
 #[cfg(test)]
 pub(crate) fn planes(w: &[u32; 80]) -> [u32; 11] {
-    const BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
-    BITS.map(|bit| (0..32).fold(0, |plane, t| plane | (w[START + t] >> bit & 1) << t))
+    PLANE_BITS.map(|bit| (0..32).fold(0, |plane, t| plane | (w[START + t] >> bit & 1) << t))
 }
 
 /// The vectors whose relations all hold, as [`super::dv::Dv::mask_bit`]s,

@@ -221,11 +221,11 @@ pub(crate) const ALL_DVS: u64 = {
 };
 
 /// The bit positions the relations read, one plane each.
-const PLANE_BITS: [u8; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
+pub(crate) const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
 
 pub(super) const fn plane_of(bit: u8) -> usize {
     let mut p = 0;
-    while PLANE_BITS[p] != bit {
+    while PLANE_BITS[p] != bit as u32 {
         p += 1;
     }
     p
@@ -592,7 +592,7 @@ mod tests {
         for cond in &CONDITIONS {
             for (word, bit) in [(cond.a, cond.i), (cond.b, cond.j)] {
                 assert!((35..=64).contains(&word));
-                assert!(PLANE_BITS.contains(&bit));
+                assert!(PLANE_BITS.contains(&u32::from(bit)));
             }
             assert!(cond.a <= cond.b && cond.value <= 1 && cond.dvs != 0);
         }

@@ -19,8 +19,7 @@ pub(crate) const MIRROR_GROUPS: Range<usize> = 8..18;
 /// W\[32..72\].
 pub(crate) type Mirror = [__m128i; MIRROR_GROUPS.end - MIRROR_GROUPS.start];
 
-/// The plane bits, in plane order.
-pub(crate) const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
+pub(crate) use crate::checked::ubc::PLANE_BITS;
 
 /// One block's expanded message as the kernel spills it: group k holds
 /// W\[4k..4k+4\], W_{4k} in the top lane.

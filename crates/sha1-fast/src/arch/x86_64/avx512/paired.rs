@@ -7,7 +7,7 @@ use super::sliced::row;
 use crate::arch::x86_64::cpu::Avx512Vbmi;
 use crate::arch::x86_64::spill::ReversedGroups;
 use crate::arch::x86_64::spill::Spill;
-use crate::checked::sliced::{ALL, PAIR_CHECK_VECTORS, PAIR_TABLES, to_mask};
+use crate::checked::sliced::{ALL, PAIR_CHECK_VECTORS, PAIR_TABLES, both, to_mask};
 use core::arch::x86_64::{
     __m128i, __m512i, _mm512_loadu_si512, _mm512_or_si512, _mm512_permutex2var_epi64,
     _mm512_reduce_or_epi64, _mm512_rorv_epi32, _mm512_set1_epi32, _mm512_set1_epi64,
@@ -34,11 +34,6 @@ macro_rules! lanes {
         // SAFETY: `row` is 64 readable bytes; `loadu` needs no alignment.
         unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
     }};
-}
-
-/// A value in both halves of a `u64`.
-const fn both(v: u32) -> u64 {
-    v as u64 | (v as u64) << 32
 }
 
 /// [`Avx512Vbmi::suspects`]. Never inlined: the SHA-NI kernel calls it
