@@ -20,14 +20,10 @@
 //! The recompression of a block the filter lets through runs on the SHA
 //! unit where there is one (SHA-NI, Arm SHA), else on the scalar steps.
 //!
-//! A hasher takes its engine once, when it is made (as BLAKE3's hasher
-//! keeps its `Platform`), so `update` never asks the CPU again; the
-//! filter and lane choices are cached detections, read per call.
-//!
-//! Adding a backend means a variant here with arms in every method, its
-//! label in `backend.rs`, and its kernels in `arch/`; a new width of lanes
-//! or a new filter is an arm in [`Engine::digest_many`] or in the checked
-//! methods.
+//! A hasher takes its engine once, when it is made, so `update` never asks
+//! the CPU again; the filter and lane choices are cached detections. A new
+//! backend is a variant here with arms in every method, its label in
+//! `backend.rs`, and its kernels in `arch/`.
 
 #[cfg(target_arch = "aarch64")]
 use crate::arch::aarch64::cpu::ArmSha;
@@ -149,10 +145,7 @@ impl Engine {
         }
     }
 
-    /// `out` has one slot per message. On x86-64 CPUs with AVX-512, the
-    /// SHA-NI and SIMD-schedule engines hash sixteen messages at once in
-    /// the lanes of AVX-512 vectors, finishing the last few on their own
-    /// kernel.
+    /// `out` has one slot per message; the lanes are the table's.
     #[inline]
     pub(crate) fn digest_many(self, messages: &[&[u8]], out: &mut [Digest]) {
         #[cfg(target_arch = "x86_64")]
@@ -282,13 +275,9 @@ impl Engine {
             .any(|blocks| self.compress_checked(state, blocks, false).is_some())
     }
 
-    /// `checked::digest_many` without the mitigation: `finish(index,
-    /// digest)` makes message `index`'s result from its digest, or from
-    /// `None` when it holds an attack block. Sixteen messages at once in
-    /// the lanes of AVX-512 vectors where the CPU has AVX-512 F and BW;
-    /// else, on AMD CPUs with SHA-NI, four interleaved SHA-NI streams;
-    /// else eight in the lanes of AVX2 vectors; else four SHA-NI streams;
-    /// else one message after another.
+    /// `checked::digest_many` without the mitigation, on the lanes the
+    /// table names: `finish(index, digest)` makes message `index`'s result
+    /// from its digest, or from `None` when it holds an attack block.
     pub(crate) fn digest_many_checked<T>(
         self,
         messages: &[&[u8]],
@@ -308,8 +297,7 @@ impl Engine {
                     if avx2.is_none() || cpu::sha_msg2_in_hardware() =>
                 {
                     let is_attack = shani_is_attack(token, false);
-                    let filter = shani_filter();
-                    return token.digest_many_checked(messages, out, filter, is_attack, from_state);
+                    return token.digest_many_checked(messages, out, avx2, is_attack, from_state);
                 }
                 (Engine::ShaNi(_) | Engine::SimdSchedule(..), None, Some(lanes)) => {
                     return self.checked_lanes(lanes, messages, out, from_state);
@@ -351,10 +339,7 @@ impl Engine {
     }
 }
 
-/// The filter the SHA-NI checked kernel calls: the bit-sliced AVX-512 one
-/// where the CPU has AVX-512 VBMI and GFNI (the kernel then uses
-/// AVX-512VL), else the per-block AVX2 one (bit-sliced AVX2 for several
-/// lanes), else the SSSE3 planes.
+/// The filter of the one-lane SHA-NI checked kernel, as the table says.
 #[cfg(target_arch = "x86_64")]
 fn shani_filter() -> Filter {
     match (Avx512Vbmi::detect(), Avx2::detect()) {
@@ -393,10 +378,8 @@ fn shani_is_attack(token: ShaNi, reduced_round: bool) -> impl Fn(&Suspect<'_>) -
     }
 }
 
-/// The recompression for the kernels that keep each suspect block's
-/// whole expanded message and midstates (the lanes, the SIMD-schedule
-/// kernel): with SHA-NI's group stepper when `shani` is there, else the
-/// scalar one.
+/// The recompression of a whole [`SuspectBlock`] (the lanes, the
+/// SIMD-schedule kernel), on SHA-NI's group stepper when `shani` is there.
 #[cfg(target_arch = "x86_64")]
 fn suspect_is_attack(shani: Option<ShaNi>, reduced_round: bool) -> impl Fn(&SuspectBlock) -> bool {
     move |s| match shani {

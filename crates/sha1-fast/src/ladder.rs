@@ -253,28 +253,15 @@ fn unrolled(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 #[cfg(test)]
 mod tests {
     use super::STEPS;
-
-    /// Deterministic bytes (xorshift) so failures reproduce.
-    fn noise(seed: u64, out: &mut [u8]) {
-        let mut x = seed | 1;
-        for byte in out {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            *byte = (x >> 24) as u8;
-        }
-    }
+    use testkit::noise;
 
     #[test]
     fn every_step_matches_the_sha1_crate() {
         for seed in 0..64u64 {
             let count = (seed % 5) as usize;
-            let mut blocks = [[0u8; 64]; 4];
-            for (i, block) in blocks.iter_mut().enumerate() {
-                noise(seed * 8 + i as u64, block);
-            }
-            let mut start = [0u8; 20];
-            noise(!seed, &mut start);
+            let bytes = noise(seed, 4 * 64);
+            let blocks = bytes.as_chunks::<64>().0;
+            let start = noise(!seed, 20);
             let mut state = [0u32; 5];
             for (word, bytes) in state.iter_mut().zip(start.as_chunks::<4>().0) {
                 *word = u32::from_le_bytes(*bytes);

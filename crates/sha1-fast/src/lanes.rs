@@ -1,19 +1,8 @@
-//! Many independent messages through `N` interleaved compression streams
-//! ("lanes"), for the backends that gain from running several at once.
-//!
-//! Each lane holds a state and a cursor into its message: the message's
-//! full 64-byte blocks are read in place, then its one or two padded tail
-//! blocks from a small per-lane buffer. Every step the backend hashes one
-//! block of each active lane; a lane whose message is finished writes its
-//! digest and takes the next message. When the messages run out and fewer
-//! than `min_lanes` lanes are still busy, each finishes alone on the
-//! single-stream compressor, which is faster than stepping a
-//! half-empty set of lanes.
-//!
-//! [`run_flagging`] is the same loop for kernels that can flag a message
-//! (the collision-detecting ones, for a block of a collision attack): the
-//! caller makes each result from the final state and the flag; [`run`]
-//! is it with nothing flagged.
+//! Many messages through `N` interleaved streams ("lanes"): each lane
+//! reads its message's full blocks in place, then its padded tail; a lane
+//! that finishes takes the next message, and when fewer than `min_lanes`
+//! are busy each finishes alone. [`run_flagging`] is the same loop for
+//! kernels that can flag a message (an attack block); [`run`] flags none.
 
 use crate::Digest;
 use crate::INITIAL_STATE;
@@ -89,17 +78,11 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Hashes `messages[i]` into `out[i]` (the slices have equal lengths).
-///
-/// - `step(states, blocks, active)` hashes `blocks[i]` into `states[i]` for
-///   every `i < active`; the slots from `active` on hold finished lanes'
-///   states and a zero block, which a fixed-width kernel may hash and a
-///   variable-width one skips.
-/// - `compress(state, parts)` is the backend's single-stream compressor,
-///   hashing the blocks of each part in turn.
-///
-/// Inlined so that a `#[target_feature]` caller compiles all of it, closures
-/// included, with its features.
+/// Hashes `messages[i]` into `out[i]`: `step(states, blocks, active)`
+/// hashes `blocks[i]` into `states[i]` for every `i < active` (later
+/// slots hold a zero block, which a kernel may hash or skip), `compress`
+/// is the single-stream compressor. Inlined, so that a
+/// `#[target_feature]` caller compiles all of it with its features.
 #[inline(always)]
 pub(crate) fn run<const N: usize>(
     messages: &[&[u8]],
@@ -124,11 +107,9 @@ pub(crate) fn run<const N: usize>(
     );
 }
 
-/// [`run`] for kernels that may flag a message (the checked ones flag a
-/// message with a collision-attack block): `step` also returns a mask of
-/// the lanes below `active` that it flags, `compress` whether it flagged
-/// its message, and `finish(index, state, flagged)` makes message
-/// `index`'s result from its final state and whether any block flagged it.
+/// [`run`] for kernels that may flag a message (an attack block): `step`
+/// returns the lanes it flags, `compress` whether it flagged its message,
+/// and `finish(index, state, flagged)` makes message `index`'s result.
 #[inline(always)]
 pub(crate) fn run_flagging<const N: usize, T>(
     messages: &[&[u8]],
@@ -199,10 +180,8 @@ pub(crate) fn run_flagging<const N: usize, T>(
 const WINDOW: usize = 256;
 
 /// The indices of a batch of messages, each [`WINDOW`] of them sorted by
-/// length, for kernels that run their lanes in lockstep over several
-/// blocks at a time: such a step lasts only as long as the shortest
-/// message in it, so neighbours of like length keep every lane busy.
-/// It needs no allocation.
+/// length (without allocating), for kernels whose lockstep over several
+/// blocks lasts only as long as the shortest message in it.
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct ByLength<'m> {
     messages: &'m [&'m [u8]],

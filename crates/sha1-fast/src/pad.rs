@@ -1,12 +1,8 @@
 //! Message padding (FIPS 180-4 §5.1.1), shared by the one-shot path, the
 //! streaming hasher and the many-message lanes.
 
-/// The padded end of a message: its last bytes, `0x80`, zeros, and the
-/// message length in bits, big-endian — one block, or two when fewer than
-/// 9 bytes are left after the data.
-///
-/// Lives on the stack (or in a lane); nothing else of the message is
-/// copied.
+/// The padded end of a message, on the stack or in a lane: its last bytes,
+/// `0x80`, zeros and the length in bits, big-endian, in one block or two.
 pub(crate) struct Padded {
     blocks: [[u8; 64]; 2],
     count: usize,

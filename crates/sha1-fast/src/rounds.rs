@@ -1,16 +1,10 @@
-//! The SHA-1 round (FIPS 180-4 §6.1.2, step 3), written once for every
-//! kernel that runs it on general-purpose words: the scalar core and the
-//! scalar checked kernel (`u32`, the schedule in a ring of 16 words or of
-//! all 80), the SIMD-schedule kernel (`u32`, with W_t + K_t read from
-//! memory) and the AVX2 and AVX-512 lanes (eight or sixteen `u32`s a
-//! vector).
-//!
-//! Each caller names a macro that spells its word's operations:
-//! `op!(add, x, y)` (wrapping), `op!(xor, x, y)`, `op!(and, x, y)`,
-//! `op!(or, x, y)` and `op!(rol, x, n)` with `n` a literal. [`u32_op`] is
-//! the `u32` one. The expression shapes below are the measured ones (see
-//! `docs/sha1.md`): they fix which operations can start before `b` (the
-//! newest input) is ready.
+//! The SHA-1 round (FIPS 180-4 §6.1.2), written once for every kernel that
+//! runs it on general-purpose words or lanes of them: the scalar core and
+//! checked kernel, the SIMD-schedule kernel, the AVX2 and AVX-512 lanes.
+//! Each caller names a macro spelling its word's operations (`op!(add, x,
+//! y)`, `xor`, `and`, `or`, `op!(rol, x, n)`); [`u32_op`] is the `u32` one.
+//! The expression shapes fix which operations start before `b` is ready
+//! (`docs/sha1.md`).
 
 /// The `u32` operations, for [`round!`] and [`ring_block!`].
 macro_rules! u32_op {

@@ -3,10 +3,8 @@
 //! architecture, what the proof is does not.
 
 /// Declares `$token`, a zero-sized proof that the CPU has a backend's
-/// features: only `$token::detect` makes one, when `$present` (a cached
-/// lookup, evaluated on each call) is true and `--cfg
-/// sha1_fast_force="none"` has not turned detection off, so tests can run
-/// the scalar fallback on any CPU.
+/// features: `$token::detect` makes one when `$present` (a cached lookup)
+/// is true and `--cfg sha1_fast_force="none"` has not turned detection off.
 macro_rules! token {
     ($(#[$doc:meta])* $token:ident, $present:expr) => {
         $(#[$doc])*

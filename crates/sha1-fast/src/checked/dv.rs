@@ -1,24 +1,8 @@
-//! The disturbance vectors that collision detection checks, and the message
-//! differences they imply.
-//!
-//! A disturbance vector (DV) marks where a collision attack starts SHA-1's
-//! local collisions. Manuel's classification ("Classification and
-//! generation of disturbance vectors for collision attacks against SHA-1",
-//! Designs, Codes and Cryptography, 2011) names them I(K, b) and II(K, b):
-//! sixteen consecutive DV words K..=K+15 are zero except word K+15, which
-//! is 2^b, and for type II also words K+1 and K+3, which are 2^b rotated
-//! right by one. The message expansion's recurrence extends those sixteen
-//! words over all 80 steps, forwards and backwards.
-//!
-//! A local collision started by a bit at step t is cancelled by the
-//! message at steps t+1..=t+5 (bit rotated left by 5, the same bit, then
-//! three times rotated right by 2), so the message XOR difference of a DV
-//! at step t is the DV word at t combined with those corrections of the
-//! five words before it. [`DVS`] lists the 32 vectors that Stevens and
-//! Shumow's detection checks ("Speeding up detection of SHA-1 collision
-//! attacks using unavoidable attack conditions", USENIX Security 2017),
-//! and [`MESSAGE_DIFFERENCES`] is derived here from the definitions above,
-//! at compile time.
+//! The 32 disturbance vectors that collision detection checks (Manuel's
+//! I(K, b) and II(K, b), as Stevens and Shumow's detection lists them), and
+//! their message differences, derived at compile time: sixteen DV words
+//! extended over 80 steps by the message recurrence, each local collision
+//! cancelled at steps t+1..=t+5.
 
 /// One disturbance vector, I(K, b) or II(K, b).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,9 +1,6 @@
-//! Tests shared by the checked kernels that filter beside their own
-//! rounds (`Ssse3::compress_checked`, `ArmSha::compress_checked`, the
-//! scalar checked kernel): each must hand `is_attack` exactly the blocks
-//! the portable filter lets through, with the reference's chaining values
-//! (and, where the kernel keeps them, the block's expanded message and
-//! midstates), and stop where it says.
+//! Tests shared by the checked kernels that filter beside their rounds:
+//! each hands `is_attack` exactly the blocks the portable filter lets
+//! through, with the reference's states, and stops where it says.
 
 use super::recompress::{Midstates, SuspectBlock, expand, scalar_groups};
 use super::ubc::{dv_mask, test_words, window};
@@ -32,10 +29,8 @@ fn block_of(w: &[u32]) -> [u8; 64] {
     core::array::from_fn(|i| w[i / 4].to_be_bytes()[i % 4])
 }
 
-/// The [`IsAttack`] of a kernel that hands over a [`SuspectBlock`]
-/// (`Ssse3::compress_checked`, the scalar checked kernel): the block is
-/// read back from its expanded message, which must be the block's
-/// expansion, and the midstates must be those of the block's compression.
+/// The [`IsAttack`] of a kernel that hands over a [`SuspectBlock`]: its
+/// expanded message and midstates must be the block's.
 pub(crate) fn of_suspect_block(is_attack: IsAttack<'_>) -> impl FnMut(&SuspectBlock) -> bool {
     move |s| {
         let block = block_of(&s.w);

@@ -1,20 +1,9 @@
-//! One block's verdict: compress it keeping the states the recompression
-//! starts from, and for each disturbance vector the filter left possible,
-//! recompute the block its colliding twin would be and compare.
-//!
-//! For a vector with message difference δ and test step s, the twin block
-//! is W ⊕ δ. Its state after step s is taken to equal this block's (an
-//! attack's differences cancel there); stepping back from it with the twin
-//! block gives the chaining value the twin would start from, and stepping
-//! forward gives the twin's output. The block is an attack block when the
-//! twin's output equals this block's: two different (chaining value,
-//! block) pairs with one output. With reduced-round detection, an equal
-//! chaining value counts too (collisions of reduced-step SHA-1, which
-//! sha1collisiondetection flags in that mode). This is the paper's
-//! recompression (Stevens and Shumow 2017, §4).
-//!
-//! Everything here is scalar and runs only for the blocks the filter
-//! lets through, about one in twenty of random data.
+//! One block's verdict (Stevens and Shumow 2017, §4): for each disturbance
+//! vector the filter left, the twin block W ⊕ δ is stepped from the state
+//! it shares with the block at the vector's test step, and the block is an
+//! attack block when the twin reaches the same output (with reduced-round
+//! detection, or the same chaining value). Scalar, and run only for the
+//! blocks the filter lets through (`docs/sha1-checked.md`).
 
 use super::dv::{DVS, MESSAGE_DIFFERENCES};
 use super::ubc::ALL_DVS;
@@ -151,11 +140,8 @@ impl Midstates {
     }
 }
 
-/// A block the filter let through, with all that the recompression
-/// reads: the chaining values around it, its expanded message, its
-/// midstates and the filter's mask. The kernels that keep these as they
-/// go (the lanes, the SIMD-schedule and scalar checked kernels) hand them
-/// over whole.
+/// A block the filter let through, with all that the recompression reads,
+/// as the kernels that keep it whole hand it over.
 pub(crate) struct SuspectBlock {
     pub(crate) ihv: [u32; 5],
     pub(crate) output: [u32; 5],
@@ -205,20 +191,13 @@ pub(crate) struct TwinStart {
     pub(crate) state: [u32; 5],
 }
 
-/// Whether any vector in `mask` (the filter's answer) has a twin that
-/// `collides`: a block whose compression passes the states in `mid`
-/// (with the words W\[58\], W\[59\] and W\[64\] of its expanded message in
-/// `words`) is an attack block for vector d when its twin W ⊕ δ_d, from
-/// the state it shares with the block at d's test step, compresses to
-/// the block's output.
-///
-/// The twin's state at the test step is stepped, with the twin's words,
-/// to the nearest group boundary (step 60 or 64), so that `collides`
-/// runs whole groups only: it steps the twin out to step 80, which gives
-/// the chaining value the twin would need, and in again from that value,
-/// and the twin collides when it arrives at the same boundary state (the
-/// steps are a bijection, so this is the same test as stepping back to
-/// the twin's chaining value; sha1dc checks forwards only too).
+/// Whether any vector in `mask` has a twin that `collides`, for a block
+/// whose compression passes the states in `mid` (W\[58\], W\[59\] and
+/// W\[64\] in `words`). Each twin's state is stepped to the nearest group
+/// boundary (step 60 or 64), so that `collides` runs whole groups: out to
+/// step 80 and in again from the chaining value that output needs, the
+/// twin colliding when it arrives at the same state (forwards only, as
+/// sha1dc).
 #[inline(always)]
 pub(crate) fn any_twin_collides(
     mid: &Midstates,
@@ -257,10 +236,9 @@ pub(crate) fn any_twin_collides(
 }
 
 /// Whether the block `w`, compressed from `ihv` to `output` through
-/// `mid`, is an attack block for one of the vectors in `mask` (the
-/// filter's answer), tried in [`DVS`] order; `groups` does the whole
-/// groups of steps ([`any_twin_collides`] says how). The reduced-round
-/// mode asks for the twin's chaining value itself, so it steps back.
+/// `mid`, is an attack block for a vector in `mask`, with `groups`
+/// stepping whole groups ([`any_twin_collides`]); the reduced-round mode
+/// needs the twin's chaining value itself, so it steps back.
 pub(crate) fn is_attack(
     ihv: &[u32; 5],
     output: &[u32; 5],
@@ -295,12 +273,9 @@ pub(crate) fn is_attack(
 }
 
 /// For every vector (by index in [`DVS`]), a made-up attack block: its
-/// chaining value, expanded message and the output to test it against,
-/// which is its twin's output. The twin (another chaining value, W ⊕ δ)
-/// shares the block's state at the vector's test step, which is all the
-/// recompression assumes; no real collision is needed, since it takes the
-/// output as given. No published attack follows a vector tested at step
-/// 58, so this is what exercises that path.
+/// chaining value, expanded message and its twin's output, the twin
+/// sharing its state at the test step, which is all the recompression
+/// assumes. No published attack tests at step 58; this exercises it.
 #[cfg(test)]
 pub(crate) fn made_up_attacks() -> impl Iterator<Item = (usize, [u32; 5], [u32; 80], [u32; 5])> {
     (0..DVS.len()).map(|dv| {

@@ -1,10 +1,6 @@
-//! The scalar core's checked compression: the plain core's rounds with
-//! the schedule kept whole (an 80-word ring instead of 16), so that the
-//! portable filter reads the words the rounds made, the states before
-//! steps 60 and 64 kept on the way, and a block the filter lets through
-//! handed to the recompression whole ([`SuspectBlock`]). Expanding each
-//! block in a pass of its own before its rounds cost a third more
-//! (`docs/sha1-checked.md`).
+//! The scalar checked compression: the plain core's rounds with an 80-word
+//! ring, the portable filter reading the words as the rounds make them, and
+//! a suspect block handed to the recompression whole ([`SuspectBlock`]).
 
 use super::recompress::{Midstates, SuspectBlock};
 use super::ubc::{Planes, add_to_planes, dv_mask_from_planes};

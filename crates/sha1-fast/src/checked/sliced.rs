@@ -1,18 +1,11 @@
-//! The filter's tables for its bit-sliced form, which filters sixteen
-//! blocks at once with one block per 32-bit lane (`crate::arch::x86_64`'s
-//! `filter_sliced`).
-//!
-//! The relations read W\[35..=64\], so 32-bit planes hold them all when
-//! bit t − 33 of a plane is W\[t\] ([`START`]). The checks work as in
-//! [`super::ubc`] with rotations modulo 32 and the vectors' bits in a
-//! 32-bit mask: the same runs per family, except that II(46,2), which is
-//! three steps from the rest of its family, gets the bit below them
-//! (the 64-bit layout leaves a gap of two there, which 32 bits cannot).
-//! `dv_mask` (a test aid) evaluates the tables one plane at a time, the oracle
-//! for the vector form.
+//! The filter's tables for its bit-sliced forms, one block per 32-bit
+//! lane: planes hold W\[33..=64\] ([`START`]), checks rotate modulo 32, and
+//! II(46,2) takes the bit below its family so that the vectors fit 32 bits
+//! (`docs/sha1-checked.md`, "The filter's forms").
 
+use super::dv::DVS;
 pub(crate) use super::ubc::SHAPE_COUNT;
-use super::ubc::{ALL_DVS, CONDITIONS, SHAPES, plane_of, shape_index};
+use super::ubc::{ALL_DVS, Check, PLANE_BITS, SHAPES, checks, plane_of};
 
 /// The first word of the sliced window: bit t − START of a plane is
 /// W\[t\], for W\[33..=64\].
@@ -94,45 +87,15 @@ pub(crate) struct SlicedCheck {
     pub(crate) dvs: u32,
 }
 
-/// The checks of every relation and vector, merged where shape and
-/// rotation agree, and how many there are.
-const CHECKS: ([SlicedCheck; 256], usize) = {
-    let mut checks = [SlicedCheck {
-        shape: 0,
-        rotate: 0,
-        dvs: 0,
-    }; 256];
-    let mut n = 0;
-    let mut k = 0;
-    while k < CONDITIONS.len() {
-        let cond = &CONDITIONS[k];
-        let shape = shape_index(cond);
-        let mut bit = 0;
-        while bit < 64 {
-            if cond.dvs & 1 << bit != 0 {
-                let to = sliced_bit(1 << bit);
-                // The relation at `a` fails at bit a − START; the rotation
-                // brings it to the vector's bit.
-                let rotate = (cond.a as u32 + 32 - START as u32 - to) % 32;
-                let mut m = 0;
-                while m < n && !(checks[m].shape == shape && checks[m].rotate == rotate) {
-                    m += 1;
-                }
-                if m == n {
-                    checks[n] = SlicedCheck {
-                        shape,
-                        rotate,
-                        dvs: 0,
-                    };
-                    n += 1;
-                }
-                checks[m].dvs |= 1 << to;
-            }
-            bit += 1;
-        }
-        k += 1;
+/// The checks of the sliced layout.
+const CHECKS: ([Check; 128], usize) = {
+    let mut bit_of = [0; 32];
+    let mut d = 0;
+    while d < DVS.len() {
+        bit_of[d] = sliced_bit(DVS[d].mask_bit());
+        d += 1;
     }
-    (checks, n)
+    checks(START as u32, 32, &bit_of)
 };
 
 /// How many checks there are.
@@ -140,10 +103,19 @@ pub(crate) const CHECK_COUNT: usize = CHECKS.1;
 
 /// The checks.
 pub(crate) const CHECK_TABLE: [SlicedCheck; CHECK_COUNT] = {
-    let mut t = [CHECKS.0[0]; CHECK_COUNT];
+    let mut t = [SlicedCheck {
+        shape: 0,
+        rotate: 0,
+        dvs: 0,
+    }; CHECK_COUNT];
     let mut c = 0;
     while c < CHECK_COUNT {
-        t[c] = CHECKS.0[c];
+        let Check { shape, rotate, dvs } = CHECKS.0[c];
+        t[c] = SlicedCheck {
+            shape,
+            rotate,
+            dvs: dvs as u32,
+        };
         c += 1;
     }
     t
@@ -194,13 +166,12 @@ pub(crate) const fn plane_lane(p: usize) -> usize {
 
 /// A value in both halves of a `u64`.
 #[cfg(target_arch = "x86_64")]
-const fn both(v: u32) -> u64 {
+pub(crate) const fn both(v: u32) -> u64 {
     v as u64 | (v as u64) << 32
 }
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) static PAIR_TABLES: PairTables = {
-    const BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
     let mut t = PairTables {
         w64_shift: [[0; 8]; 2],
         plane_i: [[0; 8]; 3],
@@ -213,9 +184,9 @@ pub(crate) static PAIR_TABLES: PairTables = {
         check_dvs: [[0; 8]; PAIR_CHECK_VECTORS],
     };
     let mut p = 0;
-    while p < BITS.len() {
+    while p < PLANE_BITS.len() {
         let lane = plane_lane(p);
-        t.w64_shift[lane / 8][lane % 8] = both(31 - BITS[p]);
+        t.w64_shift[lane / 8][lane % 8] = both(31 - PLANE_BITS[p]);
         p += 1;
     }
     let mut s = 0;
@@ -256,8 +227,7 @@ pub(crate) static PAIR_TABLES: PairTables = {
 /// t − [`START`], is bit `PLANE_BITS[p]` of W\[t\].
 #[cfg(test)]
 pub(crate) fn planes(w: &[u32; 80]) -> [u32; 11] {
-    const BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
-    BITS.map(|bit| (0..32).fold(0, |plane, t| plane | (w[START + t] >> bit & 1) << t))
+    PLANE_BITS.map(|bit| (0..32).fold(0, |plane, t| plane | (w[START + t] >> bit & 1) << t))
 }
 
 /// The vectors whose relations all hold, as [`super::dv::Dv::mask_bit`]s,

@@ -1,31 +1,9 @@
-//! The unavoidable-bit-condition filter: which disturbance vectors a block's
-//! expanded message leaves possible.
-//!
-//! A collision attack that follows a disturbance vector forces some bit
-//! relations of the expanded message W to hold, whatever else the attacker
-//! chooses (Stevens and Shumow, USENIX Security 2017). Each relation is
-//! linear over two bits: bit i of W\[a\] xor bit j of W\[b\] is 0 or 1.
-//! [`CONDITIONS`] lists them, for the 32 vectors of [`super::dv::DVS`],
-//! as the authors' sha1collisiondetection library checks them: 156
-//! relations over W\[35..=64\], each shared by one or more vectors. A
-//! vector passes when all of its relations hold; a random block passes
-//! any of them about once in twenty (the recompression then decides).
-//!
-//! `dv_mask_reference` (a test aid) evaluates the table as written, one relation at a
-//! time. `dv_mask_from_planes` computes the same function with few operations, from
-//! three observations:
-//! - only 11 bit positions occur, so the window's words become 11 *bit
-//!   planes*, one `u64` each, bit t − 32 holding that bit of W\[t\];
-//! - the relations fall into 22 *shapes* (distance b − a, bits i and j,
-//!   value): one shape's relation at every a is one plane xor another
-//!   shifted by the distance;
-//! - the vectors of one family (type and b) are shifts of each other, so
-//!   [`super::dv::Dv::mask_bit`] gives each family a run of bits in order
-//!   of K, and one rotation of a shape's failures lines up one offset of it
-//!   with every vector of the family: 72 rotate-and-mask *checks* cover all
-//!   156 relations.
-//!
-//! The shapes and checks are derived from [`CONDITIONS`] at compile time.
+//! The unavoidable-bit-condition filter: which disturbance vectors a
+//! block's expanded message leaves possible. [`CONDITIONS`] holds the 156
+//! relations of sha1collisiondetection's `ubc_check`; `dv_mask_from_planes`
+//! evaluates them as bit planes, 22 shapes and 72 rotate-and-mask checks,
+//! all derived from the table at compile time (`docs/sha1-checked.md`,
+//! "The filter").
 
 use super::dv::{DVS, Dv, one, two};
 
@@ -243,11 +221,11 @@ pub(crate) const ALL_DVS: u64 = {
 };
 
 /// The bit positions the relations read, one plane each.
-const PLANE_BITS: [u8; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
+pub(crate) const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
 
 pub(super) const fn plane_of(bit: u8) -> usize {
     let mut p = 0;
-    while PLANE_BITS[p] != bit {
+    while PLANE_BITS[p] != bit as u32 {
         p += 1;
     }
     p
@@ -310,7 +288,7 @@ pub(super) const SHAPES: ([Shape; 156], usize) = {
 
 pub(crate) const SHAPE_COUNT: usize = SHAPES.1;
 
-pub(super) const fn shape_index(c: &Condition) -> usize {
+const fn shape_index(c: &Condition) -> usize {
     let shape = Shape::of(c);
     let mut s = 0;
     while !SHAPES.0[s].eq(shape) {
@@ -322,33 +300,33 @@ pub(super) const fn shape_index(c: &Condition) -> usize {
 /// A check: the failures of shape `shape`, rotated right by `rotate`, fail
 /// the vectors in `dvs`.
 #[derive(Clone, Copy)]
-struct Check {
-    shape: u8,
-    rotate: u8,
-    dvs: u64,
+pub(super) struct Check {
+    pub(super) shape: usize,
+    pub(super) rotate: u32,
+    pub(super) dvs: u64,
 }
 
 /// The checks of every relation and vector, merged where shape and
-/// rotation agree, and how many there are.
-const CHECKS: ([Check; 512], usize) = {
+/// rotation agree, and how many there are, for planes `width` bits wide
+/// whose bit 0 is W\[`start`\], with vector `DVS[d]` at bit `bit_of[d]`:
+/// a relation at `a` fails at bit a − `start`, which the rotation brings
+/// to the vector's bit.
+pub(super) const fn checks(start: u32, width: u32, bit_of: &[u32; 32]) -> ([Check; 128], usize) {
     let mut checks = [Check {
         shape: 0,
         rotate: 0,
         dvs: 0,
-    }; 512];
+    }; 128];
     let mut n = 0;
     let mut k = 0;
     while k < CONDITIONS.len() {
         let cond = &CONDITIONS[k];
-        let shape = shape_index(cond) as u8;
+        let shape = shape_index(cond);
         let mut d = 0;
         while d < DVS.len() {
-            let bit = DVS[d].mask_bit();
-            if cond.dvs & bit != 0 {
-                // The failure of the relation at `a` sits at bit a − 32;
-                // the vector's bit at `trailing_zeros`.
-                let from = cond.a as i32 - WINDOW_START as i32;
-                let rotate = (from - bit.trailing_zeros() as i32).rem_euclid(64) as u8;
+            if cond.dvs & DVS[d].mask_bit() != 0 {
+                let to = bit_of[d];
+                let rotate = (cond.a as u32 + width - start - to) % width;
                 let mut m = 0;
                 while m < n && !(checks[m].shape == shape && checks[m].rotate == rotate) {
                     m += 1;
@@ -361,23 +339,31 @@ const CHECKS: ([Check; 512], usize) = {
                     };
                     n += 1;
                 }
-                checks[m].dvs |= bit;
+                checks[m].dvs |= 1 << to;
             }
             d += 1;
         }
         k += 1;
     }
     (checks, n)
+}
+
+/// The checks of the 64-bit layout.
+const CHECKS: ([Check; 128], usize) = {
+    let mut bit_of = [0; 32];
+    let mut d = 0;
+    while d < DVS.len() {
+        bit_of[d] = DVS[d].mask_bit().trailing_zeros();
+        d += 1;
+    }
+    checks(WINDOW_START as u32, 64, &bit_of)
 };
 
 const CHECK_COUNT: usize = CHECKS.1;
 
-/// The order in which `N` groups of relations rule out the most vectors
-/// soonest, where group g tests `counts[g][d]` relations of vector d:
-/// each next group is the one that most lowers Σ_d 2^−k_d, the number of
-/// vectors a random block is expected to leave standing, where k_d counts
-/// the relations of vector d so far (a random block meets each one half
-/// the time).
+/// The order of `N` groups of relations (group g tests `counts[g][d]` of
+/// vector d) that greedily most lowers Σ_d 2^−k_d, the vectors a random
+/// block is expected to leave standing after k_d relations of each.
 pub(super) const fn greedy_order<const N: usize>(counts: &[[u32; 64]; N]) -> [usize; N] {
     /// 2^−k in units of 2^−40.
     const fn weight(k: u32) -> u64 {
@@ -454,10 +440,9 @@ pub(crate) fn planes_portable(window: &Window) -> Planes {
     planes
 }
 
-/// Adds W\[32 + 8`chunk`..\] (`words`, at most eight) to `planes`: their
-/// low bytes (and top bytes) packed into a `u64`, then one multiplication
-/// per plane gathers one bit of each byte into one byte. A kernel can add
-/// each eight as soon as its rounds have made them.
+/// Adds W\[32 + 8`chunk`..\] (`words`, at most eight) to `planes`, as soon
+/// as the rounds have made them: their low and top bytes packed into
+/// `u64`s, then one multiplication per plane gathers a bit of each byte.
 #[inline(always)]
 pub(super) fn add_to_planes(planes: &mut Planes, chunk: usize, words: &[u32]) {
     /// Bit 0 of each byte of `x`, gathered into the top byte (byte k's
@@ -521,8 +506,7 @@ pub(crate) fn dv_mask_from_planes(planes: &Planes) -> u64 {
         ($($c:literal)*) => {
             unrolled!(|C| {
                 const CHECK: Check = ORDERED[C];
-                failed |=
-                    failures[CHECK.shape as usize].rotate_right(CHECK.rotate as u32) & CHECK.dvs;
+                failed |= failures[CHECK.shape].rotate_right(CHECK.rotate) & CHECK.dvs;
             }; $($c)*);
         };
     }
@@ -608,7 +592,7 @@ mod tests {
         for cond in &CONDITIONS {
             for (word, bit) in [(cond.a, cond.i), (cond.b, cond.j)] {
                 assert!((35..=64).contains(&word));
-                assert!(PLANE_BITS.contains(&bit));
+                assert!(PLANE_BITS.contains(&u32::from(bit)));
             }
             assert!(cond.a <= cond.b && cond.value <= 1 && cond.dvs != 0);
         }

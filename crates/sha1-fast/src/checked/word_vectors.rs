@@ -1,19 +1,7 @@
-//! The filter's relations packed for vectors of eight consecutive words,
-//! so that one block is filtered from its own expanded message, with no
-//! bit planes and no other blocks.
-//!
-//! Lane ℓ of a [`WordVector`] tests relations between W\[near + ℓ\] and
-//! W\[near + ℓ + distance\]: the far word shifted so that bit j lands on
-//! bit i, xor the near word, the lane's bits compared with its values; a
-//! failure rules out the lane's disturbance vectors (bits of
-//! [`super::sliced`]'s 32-bit layout). Relations of one distance and
-//! shift direction share a word vector where their first words fall in
-//! one run of eight; a second relation joins a lane when it reads the
-//! same words with the same shift and rules out the same disturbance
-//! vectors. 156 relations make 34 word vectors.
-//!
-//! `failures` (a test aid) evaluates the table one lane at a time, the
-//! oracle for the SIMD form (`arch/x86_64/avx2/words.rs`).
+//! The filter's relations packed as 34 vectors of eight consecutive words
+//! (lane ℓ tests W\[near + ℓ\] against the shifted W\[near + ℓ + distance\]),
+//! so that one block is filtered from its own schedule
+//! (`arch/x86_64/avx2/words.rs`).
 
 use super::sliced::from_mask;
 use super::ubc::{CONDITIONS, greedy_order};

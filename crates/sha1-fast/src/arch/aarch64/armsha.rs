@@ -1,31 +1,12 @@
-//! The Arm SHA backend: SHA-1 on the Armv8 cryptographic extension's SHA-1
-//! instructions (FEAT_SHA1).
-//!
-//! `sha1c`, `sha1p` and `sha1m` each do four rounds (choose, parity,
-//! majority) on ABCD, given E and the four rounds' W + K; `sha1h` gives the
-//! next four rounds' E, which is rotl30 of A before these; `sha1su0` and
-//! `sha1su1` extend the schedule four words at a time. A block is 20 such
-//! groups. The only long dependency chain is ABCD through the 20 round
-//! instructions, so one stream is bound by their latency, and independent
-//! messages ([`ArmSha::digest_many`]) run as interleaved lanes until the
-//! SHA unit's throughput is the limit (docs/sha1.md has the figures).
-//!
-//! Unlike SHA-NI's `sha1rnds4`, the round instructions take W + K, one
-//! vector add per group, and E as a plain 32-bit value (`sha1h` works on
-//! the low word of a SIMD register), so the state is ABCD in one vector (A
-//! in lane 0) and E beside it.
-//!
-//! Collision detection ([`ArmSha::compress_checked`]) runs in the same
-//! block macro: it spills the schedule words W\[32..68\] as the groups
-//! use them, and the filter runs on their NEON bit planes
-//! ([`crate::arch::aarch64::planes`]) beside the next block's rounds; the
-//! recompression steps its whole groups here too ([`ArmSha::groups`]).
+//! The Arm SHA backend (FEAT_SHA1): `sha1c`/`sha1p`/`sha1m` do four rounds
+//! given E and W + K, `sha1h` the next E, `sha1su0`/`sha1su1` the schedule.
+//! ABCD is one vector (A in lane 0), E a plain `u32`. The checked kernel
+//! runs in the same block macro, spilling W\[32..68\] for the NEON planes
+//! ([`crate::arch::aarch64::planes`]); `docs/sha1.md` has the design.
 //!
 //! Soundness: every function that executes a SHA instruction is
-//! `#[target_feature]` and private. The crate reaches them only through
-//! methods of [`ArmSha`], a token that [`ArmSha::detect`] makes after the
-//! OS reported the feature they enable (`sha2`, which implies `neon`:
-//! the architecture has no SHA instructions without Advanced SIMD).
+//! `#[target_feature]` and private, reached only through [`ArmSha`], made
+//! after the OS reported `sha2` (which implies `neon`).
 
 use super::cpu::ArmSha;
 use super::planes;
@@ -39,19 +20,12 @@ use core::arch::aarch64::{
 };
 
 /// Independent messages in flight in [`ArmSha::digest_many`], their
-/// rounds interleaved group by group. Where Arm publishes the figures
-/// (Cortex-A720: round instructions 4 cycles, every SHA instruction on one
-/// pipe at one a cycle), a block is 72 SHA instructions on that pipe but
-/// 80 cycles of round latency, so a second stream fills the pipe and a
-/// third would only wait; on Apple's M1 the unit is busy 132 cycles a
-/// block even for one stream, and lanes neither gain nor lose
-/// (docs/sha1.md has these bounds; they are not measurements).
+/// rounds interleaved group by group: a second stream fills the SHA pipe,
+/// a third would only wait (`docs/sha1.md` has the bounds).
 const LANES: usize = 2;
 
-/// Below this many busy lanes (when the messages have run out), each
-/// finishes alone. With [`LANES`] as many, the kernel never hashes an
-/// idle lane's placeholder block, which would cost a throughput-bound
-/// pipe as much as a real one.
+/// Below this many busy lanes each finishes alone: an idle lane's
+/// placeholder block would cost the throughput-bound pipe a real one.
 const MIN_LANES: usize = LANES;
 
 impl ArmSha {
@@ -113,17 +87,11 @@ impl ArmSha {
 // only from functions that enable their features, and only the entry
 // points carry `#[target_feature]`.
 
-/// One group of four rounds and the schedule step that reads its words, in
-/// every lane: `$abcd`, `$e` and the schedule registers are arrays with one
-/// register per lane, and the lanes' instructions alternate so that the
-/// core always has several independent round chains to issue from.
-///
-/// `$rounds` is the intrinsic of this fifth of the block and `$k` its
-/// constant in every lane. The schedule registers are
-/// `[$cur $next $next2 $next3]`, `$cur` holding this group's words
-/// W_{4k..4k+3}; with `extend`, `$cur` then becomes W_{4k+16..4k+19},
-/// from the four groups of words starting at W_{4k} (`sha1su0` combines
-/// the first three, `sha1su1` adds the fourth and rotates).
+/// One group of four rounds in every lane (arrays of one register per
+/// lane, the lanes' instructions alternating): `$rounds` is this fifth's
+/// intrinsic, `$k` its constant. `$cur` of `[$cur $next $next2 $next3]`
+/// holds W_{4k..4k+3}; with `extend` it then becomes W_{4k+16..4k+19}
+/// (`sha1su0` of the first three groups, `sha1su1` with the fourth).
 macro_rules! group {
     ($rounds:ident, $k:expr, $abcd:ident, $e:ident, [$cur:ident $next:ident $next2:ident $next3:ident] $($extend:ident)?) => {
         for lane in 0..$abcd.len() {
@@ -266,10 +234,8 @@ fn compress_blocks(state: &mut [u32; 5], parts: &[&[[u8; 64]]]) {
     *state = store_state!(abcd[0], e[0]);
 }
 
-/// [`ArmSha::compress_checked`]: each block's schedule words 32–67 are
-/// kept as the rounds use them, and the filter runs on them beside the
-/// next block's rounds (nothing waits for it but a branch that is rarely
-/// taken).
+/// [`ArmSha::compress_checked`]: W\[32..68\] kept as the rounds use them,
+/// the filter beside the next block's rounds.
 #[target_feature(enable = "sha2")]
 fn compress_checked_neon(
     state: &mut [u32; 5],

@@ -1,17 +1,10 @@
-//! The aarch64 backends. As in `x86`, each module owns its CPU detection
-//! and hands out a zero-sized token that proves the features are there;
-//! its `#[target_feature]` code is reachable only through methods on that
-//! token, so the `unsafe` calls inside are justified by a single, local
-//! check.
+//! The aarch64 backends: as on x86-64, `#[target_feature]` code is reached
+//! only through methods on a detection token.
 
-/// Declares a backend's detection token: a zero-sized `$token` that only
-/// `$token::detect` makes, and only after the OS reported every one of
-/// `$features`. With `std` that is `is_aarch64_feature_detected!` (on
-/// Linux `AT_HWCAP`, for `sha2` both its SHA-1 and SHA-256 bits), without
-/// it `cpufeatures` (`AT_HWCAP` on Linux and Android, always true on Apple
-/// targets, the compile-time features elsewhere); both cache the answer,
-/// and both are true at compile time when the build enables the features
-/// (as every Apple target does for `sha2`). See `token!` for the rest.
+/// Declares a backend's detection token (see `token!`), made only after
+/// the OS reported every one of `$features`: with `std` through
+/// `is_aarch64_feature_detected!`, without it through `cpufeatures`; both
+/// cache the answer.
 macro_rules! detection_token {
     ($(#[$doc:meta])* $token:ident: $($feature:tt),+) => {
         #[cfg(not(feature = "std"))]

@@ -1,20 +1,7 @@
-//! The collision filter's bit planes ([`crate::checked`]) from schedule
-//! words held in NEON registers: the aarch64 form of `x86/planes.rs`.
-//!
-//! The filter reads W\[32..68\]: nine groups of four words, as the Arm SHA
-//! kernel produces them (W_{4k} in lane 0). NEON has no `pmovmskb`, so the
-//! planes come from a bit-matrix transpose instead:
-//! 1. table lookups (`tbl`) gather the low bytes of words 0–15 into one
-//!    register and of 16–31 into another, in order of t; the top bytes'
-//!    upper halves (only bits 28–30 are read) of all 32 into a third (one
-//!    `sri`), and words 32–35's low and top bytes into a tail;
-//! 2. three delta swaps per 64-bit lane transpose each run of eight bytes
-//!    as an 8×8 bit matrix, so that byte b of a lane holds bit b of eight
-//!    consecutive words;
-//! 3. one more lookup per two planes collects each plane's five bytes.
-//!
-//! About 90 instructions for all eleven planes, 121 with the loads and
-//! stores around them when not inlined (docs/sha1-checked.md).
+//! The collision filter's bit planes from the Arm SHA kernel's groups
+//! (W_{4k} in lane 0), W\[32..68\]: `tbl` gathers the words' low and top
+//! bytes in order of t, three delta swaps per 64-bit lane transpose each
+//! 8×8 bit matrix, and one more lookup per two planes collects them.
 
 use crate::checked::ubc::Planes;
 use core::arch::aarch64::{

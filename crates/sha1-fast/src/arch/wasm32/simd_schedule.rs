@@ -1,24 +1,9 @@
 //! SHA-1 with the message schedule on Wasm SIMD (`simd128`) four words at
-//! a time and the 80 rounds on scalar `i32`s: the x86 SIMD-schedule
-//! kernel's method in WebAssembly.
-//!
-//! - Words 0–15 are loaded as vectors and byte-swapped with one
-//!   `i8x16.shuffle` each (WebAssembly has no scalar byte swap: the scalar
-//!   core spends five operations a word on it); words 16–31 use
-//!   `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`, whose fourth lane needs
-//!   the first lane's result (`rol2` of the first lane's pre-rotation
-//!   value fixes it up); words 32–79 use the equivalent
-//!   `rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])`, which has no dependency
-//!   inside a vector. K_t is added on the vector unit.
-//! - W_t + K_t goes to an 80-word buffer that the rounds read, one load
-//!   per round. The stores are volatile so that LLVM keeps them instead of
-//!   extracting lanes into the rounds (slower in V8).
-//! - Each schedule step is issued twelve rounds before its first use,
-//!   and the next block's words 0–15 are loaded during rounds 64–79, so
-//!   the vector work overlaps the round chain.
-//! - The state is read from and written to memory once a block, not kept
-//!   in locals across blocks, which leaves V8 more registers for the
-//!   rounds (`docs/wasm.md` has the measurements).
+//! a time and the rounds on scalar `i32`s: the x86 SIMD-schedule kernel's
+//! method (`docs/sha1.md`). The W + K stores are volatile, so that LLVM keeps
+//! them rather than extracting lanes into the rounds (slower in V8), and the
+//! state goes through memory once a block, which leaves V8 more registers
+//! (`docs/wasm.md`).
 
 use core::arch::wasm32::{
     i8x16_shuffle, i32x4_add, i32x4_shuffle, u32x4_shl, u32x4_shr, u32x4_splat, v128, v128_load,

@@ -119,10 +119,8 @@ pub(crate) fn suspects<V: LaneVector, const LANES: usize>(
 /// `(low ? a : b << D, low ? a >> D : b)`, `low` holding the columns with
 /// bit `D` clear.
 ///
-/// Stage D swaps bit D of the row index with bit D of the column index,
-/// so the stages commute: stages 1, 2 and 4 run on eight rows at a time,
-/// which stay in registers, and 8 and 16 last, where LLVM drops what no
-/// plane reads.
+/// The stages commute: 1, 2 and 4 run on eight rows at a time, in
+/// registers, and 8 and 16 last, where LLVM drops what no plane reads.
 macro_rules! planes_by_swaps {
     ($window:expr, $swap:ident) => {{
         use $crate::arch::x86_64::lanes_checked::swap_rows;
@@ -156,14 +154,11 @@ macro_rules! swap_rows {
     };
 }
 
-/// For each lane kernel's tests: every step of `step` (a checked step on
-/// `LANES` lanes, as [`crate::lanes::run_flagging`]'s, with the
-/// recompression `is_attack`), with every count of busy lanes, on random
-/// blocks and the collision files' first blocks. The states equal the
-/// scalar compression's, and exactly the busy lanes whose block the
-/// reference filter lets through reach `is_attack`, with the states
-/// around the block, its schedule, its midstates and its mask right; the
-/// lanes `is_attack` accepts come back flagged.
+/// For each lane kernel's tests: `step` (a checked step on `LANES` lanes)
+/// with every count of busy lanes, on random blocks and the collision
+/// files' first blocks, against the scalar steps: exactly the busy lanes
+/// the reference filter lets through reach `is_attack`, with every field
+/// right, and the lanes it accepts come back flagged.
 #[cfg(test)]
 pub(crate) fn steps_equal_the_scalar_steps<const LANES: usize>(
     mut step: impl FnMut(
@@ -223,12 +218,10 @@ pub(crate) fn steps_equal_the_scalar_steps<const LANES: usize>(
     assert!(suspects > 20, "the blocks have suspects: {suspects}");
 }
 
-/// Makes `$token` a lane kernel of `$lanes` lanes, plain
-/// (`digest_many`) and a [`CheckedLanes`] one, from its module's
-/// `compress_lanes(states, blocks)`, `step_checked(states, blocks,
-/// active, kept, is_attack)` (which returns the lanes it flags),
-/// `MIN_LANES` and the `$features` its `#[target_feature]` code enables;
-/// and tests that step with `steps_equal_the_scalar_steps`.
+/// Makes `$token` a lane kernel of `$lanes` lanes, plain and
+/// [`CheckedLanes`], from its module's `compress_lanes`, `step_checked`
+/// (which returns the lanes it flags), `MIN_LANES` and `$features`; and
+/// tests its step with `steps_equal_the_scalar_steps`.
 macro_rules! lane_kernel {
     ($token:ident, $features:literal, $lanes:expr) => {
         impl $token {

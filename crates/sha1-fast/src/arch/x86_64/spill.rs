@@ -1,17 +1,8 @@
-//! What an x86-64 kernel hands a filter and the recompression: the
-//! contract at the bottom of the x86-64 folder, which kernels and filters
-//! both import and which imports neither.
-//!
-//! - [`Spill`]: what the SHA-NI checked kernel keeps of each block (the
-//!   whole schedule as it used it, the state before the block, ABCD
-//!   before groups 14, 15 and 16), and [`Suspect`], a spilled block the
-//!   filter let through;
-//! - [`ReversedGroups`]: the filter's window W\[32..68\] as SSE
-//!   registers hold it (W_{4k} in each top lane);
-//! - [`Mirror`]: the window's groups in reverse order, so that any eight
-//!   consecutive words are one unaligned load, for the per-block AVX2
-//!   filter;
-//! - [`PLANE_BITS`]: the bit positions of the bit-sliced filters' planes.
+//! What an x86-64 kernel hands a filter and the recompression, at the
+//! bottom of the folder: [`Spill`] and [`Suspect`] (what the SHA-NI checked
+//! kernel keeps of a block), [`ReversedGroups`] (the window as SSE registers
+//! hold it), [`Mirror`] (its groups reversed, for the per-block AVX2
+//! filter) and [`PLANE_BITS`].
 
 use crate::checked::recompress::Midstates;
 use core::arch::x86_64::__m128i;
@@ -28,8 +19,7 @@ pub(crate) const MIRROR_GROUPS: Range<usize> = 8..18;
 /// W\[32..72\].
 pub(crate) type Mirror = [__m128i; MIRROR_GROUPS.end - MIRROR_GROUPS.start];
 
-/// The plane bits, in plane order.
-pub(crate) const PLANE_BITS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 28, 29, 30];
+pub(crate) use crate::checked::ubc::PLANE_BITS;
 
 /// One block's expanded message as the kernel spills it: group k holds
 /// W\[4k..4k+4\], W_{4k} in the top lane.
@@ -49,6 +39,19 @@ pub(crate) struct Spill {
 pub(crate) fn lanes(v: __m128i) -> [u32; 4] {
     // SAFETY: both types are 16 bytes of plain bits.
     unsafe { core::mem::transmute(v) }
+}
+
+/// The vector of lanes `lanes`, lane 0 first.
+#[cfg(test)]
+fn vector(lanes: [u32; 4]) -> __m128i {
+    // SAFETY: both types are 16 bytes of plain bits.
+    unsafe { core::mem::transmute(lanes) }
+}
+
+/// Group `k` of `w` as the kernel holds it (W_{4k} in the top lane).
+#[cfg(test)]
+fn group(w: &[u32; 80], k: usize) -> __m128i {
+    vector(core::array::from_fn(|j| w[4 * k + 3 - j]))
 }
 
 /// The state whose ABCD is `abcd` (A on top) and whose E is the top lane
@@ -89,16 +92,11 @@ impl Spill {
     /// filters' tests.
     #[cfg(test)]
     pub(crate) fn of_schedule(w: &[u32; 80]) -> Spill {
-        let group = |k: usize| {
-            let lanes: [u32; 4] = core::array::from_fn(|j| w[4 * k + 3 - j]);
-            // SAFETY: both types are 16 bytes of plain bits.
-            unsafe { core::mem::transmute::<[u32; 4], __m128i>(lanes) }
-        };
-        let zero = group(0);
+        let zero = vector([0; 4]);
         Spill {
             before: [zero; 2],
             mid: [zero; 3],
-            w: core::array::from_fn(group),
+            w: core::array::from_fn(|k| group(w, k)),
         }
     }
 
@@ -107,17 +105,10 @@ impl Spill {
     /// tests.
     #[cfg(test)]
     pub(crate) fn of_block(ihv: &[u32; 5], w: &[u32; 80]) -> Spill {
-        let abcd = |[a, b, c, d, _]: [u32; 5]| {
-            // SAFETY: both types are 16 bytes of plain bits.
-            unsafe { core::mem::transmute::<[u32; 4], __m128i>([d, c, b, a]) }
-        };
+        let abcd = |[a, b, c, d, _]: [u32; 5]| vector([d, c, b, a]);
         let at = |group| crate::checked::recompress::scalar_groups(*ihv, w, 0, group);
-        let e = {
-            // SAFETY: as above.
-            unsafe { core::mem::transmute::<[u32; 4], __m128i>([0, 0, 0, ihv[4]]) }
-        };
         Spill {
-            before: [abcd(*ihv), e],
+            before: [abcd(*ihv), vector([0, 0, 0, ihv[4]])],
             mid: [abcd(at(14)), abcd(at(15)), abcd(at(16))],
             ..Spill::of_schedule(w)
         }
@@ -184,22 +175,11 @@ impl<'s> Suspect<'s> {
 /// the filter's x86 forms.
 #[cfg(test)]
 pub(crate) fn reversed_groups(w: &[u32; 80]) -> ReversedGroups {
-    core::array::from_fn(|g| {
-        let t = 32 + 4 * g;
-        let word = |m: usize| w[t + m] as i32;
-        // `_mm_set_epi32` takes the top lane first: W_{4k} on top.
-        // SAFETY: SSE2 is part of every x86-64 CPU.
-        unsafe { core::arch::x86_64::_mm_set_epi32(word(0), word(1), word(2), word(3)) }
-    })
+    core::array::from_fn(|g| group(w, 8 + g))
 }
 
 /// The mirror of the expanded message `w`, for the tests.
 #[cfg(test)]
 pub(crate) fn mirror_of(w: &[u32; 80]) -> Mirror {
-    core::array::from_fn(|m| {
-        let k = MIRROR_GROUPS.end - 1 - m;
-        let group: [u32; 4] = core::array::from_fn(|j| w[4 * k + 3 - j]);
-        // SAFETY: both types are 16 bytes of plain bits.
-        unsafe { core::mem::transmute::<[u32; 4], __m128i>(group) }
-    })
+    core::array::from_fn(|m| group(w, MIRROR_GROUPS.end - 1 - m))
 }

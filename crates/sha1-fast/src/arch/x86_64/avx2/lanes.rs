@@ -1,33 +1,11 @@
-//! Eight independent SHA-1 messages, one block each, in the eight 32-bit
-//! lanes of AVX2 vectors ([`compress_lanes`]): `digest_many` on the
-//! SIMD-schedule backend when the CPU has AVX2, and `checked::digest_many`
-//! where the CPU has AVX2 but not AVX-512.
-//!
-//! The checked step ([`step_checked`]) makes the whole schedule first and
-//! keeps it, runs the rounds in loops of five (as fast as unrolled ones
-//! here, with a fifth of the code), keeps the states before steps 60 and
-//! 64, transposes each lane's W\[33..=64\] into the filter's planes with
-//! delta swaps ([`planes_by_swaps!`]), and runs `sliced`'s shapes
-//! and checks on the eight blocks; a lane the filter lets through goes to
-//! the recompression (see [`crate::arch::x86_64::lanes_checked`]).
-//!
-//! Lane `i` of every vector belongs to message `i`. The 8×16 block words
-//! are loaded row-wise (two 32-byte loads per block), byte-swapped and
-//! transposed with unpack/permute shuffles into sixteen W_t vectors; the
-//! schedule (a 16-vector ring, `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`)
-//! and all 80 rounds then run lane-wise with add/xor/and/or and rotates as
-//! shift pairs (AVX2 has no vector rotate).
-//!
-//! What bounds it: a round's critical path a → (shift, shift) → or → add →
-//! next a is three dependent vector operations, each of two cycles'
-//! latency on Zen 5, so 80 rounds take at least 480 cycles for the eight
-//! blocks; the transposition of the eight states between `[[u32; 5]; 8]`
-//! and vectors comes on top.
-//!
-//! Required CPU feature: **`avx2`** (with the OS saving the YMM
-//! registers). The only way in is through [`Avx2`], a token that
-//! [`Avx2::detect`] makes after CPUID (cached by `cpufeatures`) reported
-//! it.
+//! Eight messages, one per 32-bit lane of AVX2 vectors: `digest_many` on
+//! the SIMD-schedule backend and `checked::digest_many` without AVX-512.
+//! The blocks are loaded row-wise and transposed, the schedule is a ring of
+//! 16 vectors, the rounds are [`crate::rounds`]'s with rotates as shift
+//! pairs. The checked step ([`step_checked`]) keeps the whole schedule and
+//! the midstates, transposes each lane's W\[33..=64\] into the sliced
+//! planes ([`planes_by_swaps!`]) and runs the sliced checks on all eight
+//! (`docs/sha1-checked.md`). Reached only through [`Avx2`].
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_loadu_si256, _mm256_or_si256,
@@ -44,10 +22,8 @@ use crate::checked::recompress::SuspectBlock;
 use crate::consts::K;
 use crate::rounds::{ring_block, round};
 
-/// Below this many busy lanes (when the messages have run out), each
-/// finishes alone on the SIMD-schedule kernel: an eight-lane step costs
-/// the same however many lanes are busy, and one lane of it is several
-/// times slower than a single stream.
+/// Below this many busy lanes each finishes alone on the SIMD-schedule
+/// kernel: a step costs the same however many lanes are busy.
 const MIN_LANES: usize = 4;
 
 lane_kernel!(Avx2, "avx2", 8);
@@ -245,10 +221,8 @@ fn step_checked(
 }
 
 /// The 80 rounds of eight blocks from the states `h` (the working
-/// variables after them; add `h` for the states), keeping what the
-/// filter and the recompression read: W\[0..80\], made first, and the
-/// states before steps 60 and 64. The rounds run in loops of five, about
-/// a fifth of the code of unrolled ones, and measured as fast.
+/// variables after them), keeping W\[0..80\], made first, and the states
+/// before steps 60 and 64; loops of five rounds, as fast as unrolled.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rounds_keeping(

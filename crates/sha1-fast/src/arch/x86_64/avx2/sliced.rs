@@ -1,24 +1,8 @@
-//! The collision filter ([`crate::checked`]) bit-sliced on AVX2: eight
-//! blocks a pass, one per 32-bit lane, for the batches of the SHA-NI
-//! kernel's four lanes on CPUs without AVX-512 (one lane filters each
-//! block as it goes, [`super::words`]).
-//!
-//! - **Planes**: per block, four loads and four in-lane byte shuffles
-//!   gather the low and the top bytes of W\[32..64\], two unpacks and a
-//!   dword permute put them in order of t, and one `vpmovmskb` per bit
-//!   position gives the 32-bit plane (bit t − 32 is the bit of W\[t\]).
-//!   The planes of eight blocks go through memory into one vector per
-//!   plane, where a shift and a select move them to the sliced layout of
-//!   [`crate::checked::sliced`] (bit t − 33, W\[64\]'s bit on top).
-//! - **Shapes and checks**: the sliced tables, unrolled, two or three
-//!   instructions each for all eight blocks.
-//!
-//! About a hundred instructions a block, against some 470 for the SSSE3
-//! planes and scalar checks (`docs/sha1-checked.md` has the figures). The
-//! pass runs after the kernel, in a function of its own: its 256-bit
-//! registers are clean again (`vzeroupper`) before the SSE kernel's next
-//! batch. `shani_checked`'s tests run it, beside every other filter, on
-//! batches of every length against the reference.
+//! The collision filter bit-sliced on AVX2, eight blocks a pass, for the
+//! SHA-NI kernel's four lanes on CPUs without AVX-512: `vpmovmskb` makes
+//! each block's 32-bit planes, and the tables of [`crate::checked::sliced`]
+//! run unrolled on all eight. Out of line, so that the `ymm` registers are
+//! clean (`vzeroupper`) before the SSE kernel's next batch.
 
 use crate::arch::x86_64::cpu::Avx2;
 use crate::arch::x86_64::spill::PLANE_BITS;

@@ -1,21 +1,9 @@
 //! The collision filter on one block's words with AVX2
-//! ([`crate::checked::word_vectors`]), which the SHA-NI kernel calls as it
-//! finishes each block (out of line: its SHA instructions need clean
-//! upper halves), and which the SIMD-schedule kernel's AVX2 build inlines.
-//!
-//! The bit-sliced filter ([`super::sliced`]) costs fewer instructions
-//! a block, but filters eight blocks at once, after the kernel's batch:
-//! there it does not overlap the SHA rounds, whose chain of latencies
-//! leaves most execution ports idle, and a short message pays a whole
-//! pass for a block or two. This form needs no other block; called
-//! between one block and the next, about 125 instructions (the first
-//! [`PREFIX`] vectors, then the rest for about one block in ten) share
-//! the core with the rounds.
-//!
-//! Its input is the kernel's [`Mirror`]: each group of the schedule holds
-//! its four words backwards, so the window's groups stored in reverse
-//! order are the words backwards, and any eight consecutive words are one
-//! unaligned load (their lanes in reverse, which the table rows follow).
+//! ([`crate::checked::word_vectors`]): the SHA-NI kernel calls it out of
+//! line as it finishes each block (its SHA instructions need clean upper
+//! halves), the SIMD-schedule kernel's AVX2 build inlines it. Its input is
+//! the kernel's [`Mirror`], where any eight consecutive words are one
+//! unaligned load, their lanes reversed as the table rows are.
 
 use crate::arch::x86_64::cpu::Avx2;
 use crate::arch::x86_64::spill::{MIRROR_GROUPS, Mirror};

@@ -1,33 +1,11 @@
-//! Sixteen independent messages, one block each, in the sixteen 32-bit
-//! lanes of AVX-512 vectors: `digest_many` (plain) and
-//! `checked::digest_many` (with the collision filter of [`crate::checked`]
-//! beside the rounds) where the CPU has AVX-512.
-//!
-//! Lane `i` of every vector belongs to message `i`, as in
-//! the AVX2 lanes (`avx2/lanes.rs`), whose rounds ([`crate::rounds`]) this kernel
-//! runs on `zmm` registers: rotates are `vprold`, and LLVM folds f_t and
-//! the schedule's xors into `vpternlogd`. A step loads the sixteen blocks
-//! as rows, byte-swaps them and transposes the 16×16 words
-//! ([`sliced::transpose`]), then runs the 80 rounds. The checked
-//! step also
-//! - keeps W\[0..80\] and the states before steps 60 and 64 (vector
-//!   stores, [`Kept`]);
-//! - transposes the bits of W\[33..=64\] per lane into the eleven 32-bit
-//!   planes of the bit-sliced filter (a swap network of shifts and
-//!   selects, of which LLVM keeps only what the planes need) and runs its
-//!   shapes and checks ([`sliced::passes`]) on all sixteen blocks;
-//! - only for a lane the filter lets through (about one block in twenty
-//!   to thirty of random data), hands the block to the recompression,
-//!   `is_attack`, with its words and midstates read from the kept vectors.
-//!
-//! The states enter and leave a step as `[[u32; 5]; 16]` (what
-//! [`crate::lanes::run`] keeps), regrouped into five vectors with permutes.
-//! `docs/sha1-checked.md` has the figures.
-//!
-//! Required CPU features: **`avx512f`** and **`avx512bw`** (with the OS
-//! saving the ZMM registers). The only way in is through [`Avx512`],
-//! a token that [`Avx512::detect`] makes after CPUID (cached by
-//! `cpufeatures`) reported them.
+//! Sixteen messages, one per 32-bit lane of AVX-512 vectors, for
+//! `digest_many` and `checked::digest_many`: the rounds of
+//! [`crate::rounds`] on `zmm` registers (`vprold`, `vpternlogd`), the
+//! blocks transposed with [`sliced::transpose`]. The checked step also
+//! keeps W\[0..80\] and the midstates ([`Kept`]), transposes each lane's
+//! W\[33..=64\] into the sliced planes, runs [`sliced::passes`] and hands a
+//! lane that passes to `is_attack` (`docs/sha1-checked.md`). Reached only
+//! through [`Avx512`].
 
 use core::arch::x86_64::{
     __m512i, _mm_setr_epi8, _mm512_add_epi32, _mm512_and_si512, _mm512_broadcast_i32x4,

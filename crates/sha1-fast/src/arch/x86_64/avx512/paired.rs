@@ -1,31 +1,13 @@
-//! The collision filter ([`crate::checked`]) on AVX-512 with VBMI and
-//! GFNI for a few blocks: two blocks a pass, in about eighty vector
-//! instructions, where the SSSE3 planes and scalar checks take several
-//! hundred a block.
-//!
-//! This is the bit-sliced form ([`crate::arch::x86_64::avx512::sliced`]) with two
-//! blocks in place of sixteen: each `u64` lane holds one 32-bit lane of
-//! each block, and the shapes and checks, one per lane instead of one per
-//! instruction, are fetched with permutes.
-//!
-//! - **Planes**: each block's row (dword p is its plane p) as in the
-//!   sliced form; interleaving the two rows' dwords puts plane p of both
-//!   in one `u64`; W\[64\]'s bits are shifted into bit 31 of each.
-//! - **Shapes**: per eight shapes, two `u64` permutes fetch the planes, a
-//!   variable shift and a three-way xor make the failures.
-//! - **Checks**: the 75 checks, sorted by shape, in ten vectors: a permute
-//!   fetches each lane's shape, a variable rotate and an and-or collect
-//!   the failed vectors; one horizontal or ends it, one block in each
-//!   half.
-//!
-//! The tables ([`crate::checked::sliced::PAIR_TABLES`]) are the sliced
-//! form's, laid out at compile time.
+//! The AVX-512 (VBMI, GFNI) collision filter for a few blocks: the
+//! bit-sliced form ([`super::sliced`]) with two blocks a pass, one in each
+//! half of a `u64` lane, its shapes and checks fetched with permutes from
+//! [`crate::checked::sliced::PAIR_TABLES`].
 
 use super::sliced::row;
 use crate::arch::x86_64::cpu::Avx512Vbmi;
 use crate::arch::x86_64::spill::ReversedGroups;
 use crate::arch::x86_64::spill::Spill;
-use crate::checked::sliced::{ALL, PAIR_CHECK_VECTORS, PAIR_TABLES, to_mask};
+use crate::checked::sliced::{ALL, PAIR_CHECK_VECTORS, PAIR_TABLES, both, to_mask};
 use core::arch::x86_64::{
     __m128i, __m512i, _mm512_loadu_si512, _mm512_or_si512, _mm512_permutex2var_epi64,
     _mm512_reduce_or_epi64, _mm512_rorv_epi32, _mm512_set1_epi32, _mm512_set1_epi64,
@@ -52,11 +34,6 @@ macro_rules! lanes {
         // SAFETY: `row` is 64 readable bytes; `loadu` needs no alignment.
         unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
     }};
-}
-
-/// A value in both halves of a `u64`.
-const fn both(v: u32) -> u64 {
-    v as u64 | (v as u64) << 32
 }
 
 /// [`Avx512Vbmi::suspects`]. Never inlined: the SHA-NI kernel calls it

@@ -1,18 +1,8 @@
-//! The collision filter ([`crate::checked`]) bit-sliced on AVX-512 with
-//! VBMI and GFNI: sixteen blocks per pass, one per 32-bit lane, so each
-//! shape and each check is two instructions for all sixteen (the paired
-//! form in [`super::paired`] spends about forty on every
-//! block).
-//!
-//! - **Rows**: per block, a two-register byte permute gathers the low and
-//!   the top byte of W\[33..64\] as eight-word groups, `gf2p8affineqb`
-//!   transposes each group's 8×8 bits, so byte j of a group holds bit j of
-//!   its eight words (the data is the matrix, one-hot bytes the input), and one
-//!   byte permute makes dword p the block's 32-bit plane p.
-//! - **Planes**: per plane, a gather takes dword p of the sixteen rows,
-//!   and a select puts W\[64\]'s bit (gathered from the spills) in bit 31.
-//! - **Shapes and checks**: [`crate::checked::sliced`]'s tables, unrolled;
-//!   a test per lane then says which blocks passed.
+//! The collision filter bit-sliced on AVX-512 with VBMI and GFNI, sixteen
+//! blocks a pass: per block a byte permute, `gf2p8affineqb` (the 8×8 bit
+//! transpose) and a byte permute make its row (dword p is plane p); a
+//! 16×16 transpose makes the planes, and the tables of
+//! [`crate::checked::sliced`] run unrolled on all sixteen.
 
 use crate::arch::x86_64::cpu::Avx512Vbmi;
 use crate::arch::x86_64::spill::{PLANE_BITS, ReversedGroups, Spill};

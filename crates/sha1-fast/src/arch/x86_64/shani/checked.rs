@@ -1,38 +1,21 @@
 //! The SHA-NI kernel of [`crate::checked`]: SHA-1 rounds that keep what
-//! the collision filter and the recompression read.
+//! the collision filter and the recompression read (a [`Spill`] per
+//! block), a filter call per batch of blocks ([`Filter`]), and the
+//! recompression of the blocks it lets through. With the AVX2 filter and
+//! one lane, each block is filtered as the kernel finishes it instead.
 //!
-//! Per block the kernel spills the whole expanded message (twenty groups
-//! of four words, as the rounds use them), the state before the block and
-//! ABCD before groups 14, 15 and 16 (the states before steps 60 and 64,
-//! where the recompression starts). A batch of blocks runs through the
-//! kernel, then one call filters the batch's windows ([`Filter`]), and
-//! only a block the filter lets through is recompressed. With AVX2 and
-//! one lane, the kernel instead hands each block's window to the
-//! per-block filter as it finishes the block, where the filter overlaps
-//! the next block's rounds (`docs/sha1-checked.md` has the figures).
+//! In one lane, words 32–79 of the schedule come from the rotl2
+//! recurrence on the vector unit, not `sha1msg2` (microcode on Intel
+//! cores); built with AVX-512VL, the kernel uses only 128-bit EVEX forms.
+//! In four interleaved lanes (`checked::digest_many` on CPUs without
+//! AVX-512) every word comes from the SHA unit. `docs/sha1-checked.md`
+//! has the design and the figures.
 //!
-//! In one lane the schedule differs from the plain kernel's: words 32–79
-//! come from the equivalent recurrence W\[t\] = rotl2(W\[t−6\] ⊕ W\[t−16\]
-//! ⊕ W\[t−28\] ⊕ W\[t−32\]) (Locklyukhin, "Improving the performance of
-//! the Secure Hash Algorithm (SHA-1)", Intel, 2010) on the vector unit,
-//! and only words 16–31 from `sha1msg1`/`sha1msg2`. Sapphire Rapids class cores
-//! run `sha1msg2` from microcode, which made the twelve of them that this
-//! replaces the kernel's bottleneck (`docs/sha1-checked.md` has the
-//! figures). Built with AVX-512VL, the recurrence is a three-way xor
-//! (`vpternlogd`) and a rotate (`vprold`): the kernel then uses only
-//! 128-bit EVEX forms, which leave the upper vector state clean for the
-//! legacy-SSE SHA instructions. In several lanes (four interleaved
-//! messages, for `checked::digest_many`) every word comes from the SHA
-//! unit, and the older groups are read back from the spill rather than
-//! kept in registers: that kernel serves CPUs whose `sha1msg2` is
-//! hardware (`cpu::sha_msg2_in_hardware`).
-//!
-//! Soundness: the kernels are `#[target_feature]` functions, reached only
-//! through [`ShaNi::compress_checked`] with the token of every feature
-//! they enable. Nothing here may touch a 256- or 512-bit register (no
-//! array copies or zeroing inside the kernels, where LLVM would use
-//! them): with dirty upper halves, the SHA instructions run many times
-//! slower.
+//! Soundness: the kernels are `#[target_feature]` functions reached only
+//! through [`ShaNi`]'s methods. Nothing here may touch a 256- or 512-bit
+//! register (no array copies or zeroing in the kernels, where LLVM would
+//! use them): with dirty upper halves the SHA instructions run many
+//! times slower.
 
 use super::spilling::{
     BATCH, PAIRED_MAX, Parts, SLOTS, Slots, spilling_rounds_avx512, spilling_rounds_sse, window,
@@ -49,34 +32,22 @@ use core::mem::MaybeUninit;
 /// Independent messages in flight in [`ShaNi::digest_many_checked`].
 const LANES: usize = 4;
 
-/// The filter a batch of spills takes.
+/// The filter of the one-lane kernel.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Filter {
-    /// Bit-sliced, sixteen blocks a pass, or two for a short batch
-    /// ([`crate::arch::x86_64::avx512::sliced`]); the kernel then uses AVX-512VL.
+    /// Bit-sliced, sixteen blocks a pass, or two for a short batch; the
+    /// kernel then uses AVX-512VL.
     Avx512(Avx512Vbmi),
-    /// Each block as the kernel finishes it, on its own words
-    /// ([`crate::arch::x86_64::avx2::words`]); bit-sliced passes of eight blocks
-    /// for several lanes or a batch ([`crate::arch::x86_64::avx2::sliced`]).
+    /// Each block as the kernel finishes it ([`crate::arch::x86_64::avx2::words`]).
     Avx2(Avx2),
     /// The SSSE3 planes and the scalar checks, block by block.
     Ssse3,
 }
 
-impl Filter {
-    /// Every filter this CPU has, for the tests.
-    #[cfg(test)]
-    pub(crate) fn all() -> std::vec::Vec<Filter> {
-        let mut all = std::vec![Filter::Ssse3];
-        all.extend(Avx2::detect().map(Filter::Avx2));
-        all.extend(Avx512Vbmi::detect().map(Filter::Avx512));
-        all
-    }
-}
-
-/// The SSSE3 planes' filter over a batch (as [`suspects`]).
+/// The SSSE3 planes' filter over a batch: which blocks pass, as bits,
+/// each one's mask in `masks`.
 #[target_feature(enable = "sse2,ssse3")]
-fn suspects_ssse3(spills: &[Spill], masks: &mut Masks) -> u32 {
+fn suspects_ssse3(spills: &[Spill], masks: &mut [u64]) -> u32 {
     let mut suspects = 0;
     for (i, (spill, out)) in spills.iter().zip(masks).enumerate() {
         *out = dv_mask_from_planes(&planes::planes(spill.window()));
@@ -90,11 +61,9 @@ type Masks = [u64; SLOTS];
 
 impl ShaNi {
     /// [`crate::checked`]'s compression on this backend: compresses
-    /// `blocks` into `state`, handing each block the collision filter lets
-    /// through to `is_attack`, and stops before the first attack block,
-    /// returning its index with `state` the chaining value before it.
-    /// With [`Filter::Avx512`] the kernel uses AVX-512VL (see
-    /// [`crate::arch::x86_64::avx512::sliced`]), otherwise SSE.
+    /// `blocks` into `state`, handing each block the filter lets through
+    /// to `is_attack`, and stops before the first attack block, returning
+    /// its index with `state` the chaining value before it.
     #[inline]
     pub(crate) fn compress_checked(
         self,
@@ -103,18 +72,11 @@ impl ShaNi {
         filter: Filter,
         mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> Option<usize> {
-        let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
-        let mut states = [*state];
         for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
-            let mut masks = [0; SLOTS];
-            let (spills, found) =
-                self.spill_and_filter(filter, &mut states, [batch, &[]], &mut slots, &mut masks);
-            if let Some(i) = first_attack(spills, found, &masks, &states[0], &mut is_attack) {
-                *state = spills[i].ihv();
+            if let Some(i) = self.compress_batch(state, [batch, &[]], filter, &mut is_attack) {
                 return Some(batch_index * BATCH + i);
             }
         }
-        *state = states[0];
         None
     }
 
@@ -138,32 +100,41 @@ impl ShaNi {
                     at.map(|i| first.len() + i)
                 });
         }
+        self.compress_batch(state, [first, second], filter, is_attack)
+    }
+
+    /// One batch (at most [`SLOTS`] blocks) of [`ShaNi::compress_checked`].
+    #[inline(always)]
+    fn compress_batch(
+        self,
+        state: &mut [u32; 5],
+        parts: Parts<'_>,
+        filter: Filter,
+        is_attack: impl FnMut(&Suspect<'_>) -> bool,
+    ) -> Option<usize> {
         let mut slots = [[const { MaybeUninit::<Spill>::uninit() }; SLOTS]];
         let mut states = [*state];
         let mut masks = [0; SLOTS];
         let (spills, found) =
-            self.spill_and_filter(filter, &mut states, [first, second], &mut slots, &mut masks);
-        if let Some(i) = first_attack(spills, found, &masks, &states[0], &mut is_attack) {
-            *state = spills[i].ihv();
-            return Some(i);
-        }
-        *state = states[0];
-        None
+            self.spill_and_filter(filter, &mut states, parts, &mut slots, &mut masks);
+        let attack = first_attack(spills, found, &masks, &states[0], is_attack);
+        *state = attack.map_or(states[0], |i| spills[i].ihv());
+        attack
     }
 
-    /// [`ShaNi::compress_checked`] in `N` lanes: the first `count` blocks
-    /// of each lane's two parts (a body and its padded tail, read as one;
-    /// `count` is the shortest lane's length) into the lane's state, the
-    /// lanes' rounds interleaved. With the AVX2 filter the lanes' blocks
-    /// share its passes. Returns `count`, and for each lane whether it
+    /// [`ShaNi::compress_checked`] in `N` interleaved lanes, on SSE,
+    /// filtered by the bit-sliced AVX2 filter (the lanes' blocks sharing
+    /// its passes) or else the SSSE3 planes: the first `count` blocks of
+    /// each lane's two parts (`count` is the shortest lane's length) into
+    /// the lane's state. Returns `count`, and for each lane whether it
     /// holds an attack block (its state then means nothing: the caller
-    /// hashes that message again on the single-stream path, which stops
-    /// there and mitigates).
+    /// hashes that message again on a path that stops there and
+    /// mitigates).
     pub(crate) fn compress_checked_lanes<const N: usize>(
         self,
         states: &mut [[u32; 5]; N],
         blocks: [Parts<'_>; N],
-        filter: Filter,
+        avx2: Option<Avx2>,
         mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> (usize, [bool; N]) {
         let count = blocks
@@ -177,9 +148,10 @@ impl ShaNi {
         for start in (0..count).step_by(BATCH) {
             let n = (count - start).min(BATCH);
             let parts = blocks.map(|parts| window(parts, start, n));
-            let spills = self.spill::<N, false>(filter, states, parts, &mut slots, n, |_, _| {});
+            let spills =
+                self.spill::<N, false>(Filter::Ssse3, states, parts, &mut slots, n, |_, _| {});
             let mut masks = [0; 64];
-            let mut rest = suspects_of_lanes(&spills, filter, &mut masks);
+            let mut rest = suspects_of_lanes(&spills, avx2, &mut masks);
             while rest != 0 {
                 let at = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
@@ -199,25 +171,22 @@ impl ShaNi {
     }
 
     /// `checked::digest_many` on the SHA unit: [`LANES`] messages in
-    /// flight on the interleaved kernel, in lockstep until one of them
+    /// flight on [`ShaNi::compress_checked_lanes`], in lockstep until one
     /// ends; its lane then takes the next message (in
     /// [`lanes::ByLength`](crate::lanes::ByLength) order), and when none
     /// is left the others finish on their own. `finish(index, state)`
     /// makes message `index`'s result from its final state, or from
-    /// `None` when it holds an attack block (the caller then hashes it
-    /// again on a path that stops there and mitigates).
+    /// `None` when it holds an attack block.
     pub(crate) fn digest_many_checked<T>(
         self,
         messages: &[&[u8]],
         out: &mut [T],
-        filter: Filter,
+        avx2: Option<Avx2>,
         is_attack: impl Fn(&Suspect<'_>) -> bool,
         mut finish: impl FnMut(usize, Option<[u32; 5]>) -> T,
     ) {
         let mut order = crate::lanes::ByLength::new(messages);
-        // The tails are filled where they live: built elsewhere and moved
-        // here, they would be copied with wide loads from fresh narrow
-        // stores, which stalls (see `Padded::fill`).
+        // Filled where they live (see `Padded::fill`).
         let mut tails = [Padded::EMPTY; LANES];
         let mut states = [crate::INITIAL_STATE; LANES];
         let mut load = |tail: &mut Padded, state: &mut [u32; 5]| {
@@ -239,7 +208,7 @@ impl ShaNi {
             let full = lanes.map(|lane| lane.expect("every lane holds a message"));
             let parts = core::array::from_fn(|i| full[i].rest(&tails[i]));
             let (done, attacked) =
-                self.compress_checked_lanes(&mut states, parts, filter, &is_attack);
+                self.compress_checked_lanes(&mut states, parts, avx2, &is_attack);
             for (i, mut lane) in full.into_iter().enumerate() {
                 lane.done += done;
                 lanes[i] = if attacked[i] || lane.is_done(&tails[i]) {
@@ -250,6 +219,7 @@ impl ShaNi {
                 };
             }
         }
+        let filter = avx2.map_or(Filter::Ssse3, Filter::Avx2);
         for ((lane, tail), state) in lanes.iter().zip(&tails).zip(&mut states) {
             let Some(lane) = *lane else { continue };
             let attacked = self
@@ -259,11 +229,10 @@ impl ShaNi {
         }
     }
 
-    /// Runs the kernel for `filter` on the blocks of `parts` (at most
-    /// [`SLOTS`]) in one lane, and filters them: with AVX2 each block as
-    /// the kernel finishes it ([`crate::arch::x86_64::avx2::words`]), otherwise
-    /// the batch after the kernel. Returns the spills and which of them
-    /// the filter lets through, as bits, with their masks in `masks`.
+    /// Runs the one-lane kernel for `filter` on the blocks of `parts` (at
+    /// most [`SLOTS`]) and filters them: with AVX2 each block as the
+    /// kernel finishes it, otherwise the batch after the kernel. Returns
+    /// the spills and which of them pass, as bits, their masks in `masks`.
     #[inline(always)]
     fn spill_and_filter<'s>(
         self,
@@ -287,10 +256,10 @@ impl ShaNi {
         (spills, suspects(spills, filter, masks))
     }
 
-    /// Runs the kernel for `filter` on `count` blocks per lane and
-    /// returns each lane's spills. With `MIRROR` (one lane, the SSE
-    /// kernel), `after_block` gets each block's index and window
-    /// backwards as the kernel finishes it.
+    /// Runs the kernel on `count` blocks per lane and returns each lane's
+    /// spills: with AVX-512VL in one lane under [`Filter::Avx512`], else
+    /// on SSE. With `MIRROR` (one lane, SSE), `after_block` gets each
+    /// block's index and window backwards as the kernel finishes it.
     #[inline(always)]
     fn spill<'s, const N: usize, const MIRROR: bool>(
         self,
@@ -314,12 +283,12 @@ impl ShaNi {
         match filter {
             // SAFETY: `self` and the filter token exist, so their
             // detections saw every feature this kernel enables.
-            Filter::Avx512(_) => unsafe {
+            Filter::Avx512(_) if N == 1 && !MIRROR => unsafe {
                 spilling_rounds_avx512::<N, MIRROR>(&mut abcd_e, blocks, slots, count, after_block)
             },
             // SAFETY: `self` exists, so `ShaNi::detect` saw every feature
             // this kernel enables.
-            Filter::Avx2(_) | Filter::Ssse3 => unsafe {
+            _ => unsafe {
                 spilling_rounds_sse::<N, MIRROR>(&mut abcd_e, blocks, slots, count, after_block)
             },
         }
@@ -335,20 +304,15 @@ impl ShaNi {
     }
 }
 
-/// The blocks of a batch's `spills` (at most [`SLOTS`]) that the filter
-/// lets through, as bits, each one's mask in `masks`: with AVX-512 the
-/// sliced filter, and the paired one for a short remainder (the sliced
-/// one costs the same for one block as for sixteen). One call filters the
-/// whole batch, however many pass.
-fn suspects(spills: &[Spill], filter: Filter, masks: &mut Masks) -> u32 {
-    let filter = match filter {
-        Filter::Avx512(filter) => filter,
-        // At most `SLOTS` blocks, so the bits fit.
-        Filter::Avx2(avx2) => return avx2.suspects_of_runs(&[spills], masks) as u32,
-        // SAFETY: an SSSE3 kernel ran, so `ShaNi::detect` saw SSSE3.
-        Filter::Ssse3 => return unsafe { suspects_ssse3(spills, masks) },
+/// The filter after the one-lane kernel over a batch's `spills` (at most
+/// [`SLOTS`]), as [`suspects_ssse3`]: with AVX-512 whole passes of the
+/// sliced form and a short remainder in pairs (the sliced one costs the
+/// same for one block as for sixteen), else the SSSE3 planes.
+fn suspects(spills: &[Spill], filter: Filter, masks: &mut [u64]) -> u32 {
+    let Filter::Avx512(filter) = filter else {
+        // SAFETY: an SSE kernel ran, so `ShaNi::detect` saw SSSE3.
+        return unsafe { suspects_ssse3(spills, masks) };
     };
-    // Whole passes of the sliced filter, and a short remainder in pairs.
     let short = spills.len() % SLICED_LANES;
     let split = spills.len() - if short <= PAIRED_MAX { short } else { 0 };
     let (sliced, rest) = spills.split_at(split);
@@ -363,19 +327,18 @@ fn suspects(spills: &[Spill], filter: Filter, masks: &mut Masks) -> u32 {
     found
 }
 
-/// [`suspects`] of several lanes' spills at once, as bits and masks in the
-/// order of the lanes, then of their blocks: with AVX2 the lanes' blocks
-/// share the passes, so lanes with a block or two in a batch do not each
-/// pay one.
-fn suspects_of_lanes(lanes: &[&[Spill]], filter: Filter, masks: &mut [u64]) -> u64 {
-    if let Filter::Avx2(avx2) = filter {
+/// The filter over several lanes' spills, as bits and masks in the order
+/// of the lanes, then of their blocks: bit-sliced AVX2 passes shared by
+/// the lanes' blocks, or the SSSE3 planes.
+fn suspects_of_lanes(lanes: &[&[Spill]], avx2: Option<Avx2>, masks: &mut [u64]) -> u64 {
+    if let Some(avx2) = avx2 {
         return avx2.suspects_of_runs(lanes, masks);
     }
     let (mut found, mut start) = (0, 0);
     for spills in lanes {
-        let mut lane_masks = [0; SLOTS];
-        found |= u64::from(suspects(spills, filter, &mut lane_masks)) << start;
-        masks[start..start + spills.len()].copy_from_slice(&lane_masks[..spills.len()]);
+        // SAFETY: an SSE kernel ran, so `ShaNi::detect` saw SSSE3.
+        let lane = unsafe { suspects_ssse3(spills, &mut masks[start..]) };
+        found |= u64::from(lane) << start;
         start += spills.len();
     }
     found
@@ -437,7 +400,7 @@ impl<'m> InLane<'m> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Filter, SLOTS, ShaNi, Spill, Suspect};
+    use super::{Avx2, Avx512Vbmi, Filter, SLOTS, ShaNi, Spill, Suspect};
     use crate::INITIAL_STATE;
     use crate::checked::recompress::Midstates;
     use crate::checked::recompress::compress as compress_stepwise;
@@ -474,25 +437,59 @@ mod tests {
         seen
     }
 
-    /// Every filter on batches of every length, whole passes and short
-    /// remainders alike, against the reference, on schedules of which
-    /// every other one passes a vector.
+    /// Every filter of the one-lane kernel this CPU has.
+    pub(crate) fn filters() -> Vec<Filter> {
+        let mut all = std::vec![Filter::Ssse3];
+        all.extend(Avx2::detect().map(Filter::Avx2));
+        all.extend(Avx512Vbmi::detect().map(Filter::Avx512));
+        all
+    }
+
+    /// The AVX2 filter of the lanes, where `filter` is the AVX2 one.
+    fn lanes_filter(filter: Filter) -> Option<Avx2> {
+        match filter {
+            Filter::Avx2(avx2) => Some(avx2),
+            _ => None,
+        }
+    }
+
+    /// Every batch filter, one lane's (AVX-512, SSSE3) and the lanes' (AVX2,
+    /// SSSE3, over two copies of the batch), on batches of every length,
+    /// whole passes and short remainders alike, against the reference, on
+    /// schedules of which every other one passes a vector.
     #[test]
     fn every_filter_on_every_batch_length() {
         let words: Vec<[u32; 80]> = crate::checked::ubc::test_words(SLOTS * 4).collect();
         let spills: Vec<Spill> = words.iter().map(Spill::of_schedule).collect();
-        for filter in Filter::all() {
+        for filter in filters() {
             for len in 1..=SLOTS {
                 for start in [0, 1, SLOTS + 3] {
                     let batch = &spills[start..start + len];
-                    let mut masks = [u64::MAX; SLOTS];
-                    let found = super::suspects(batch, filter, &mut masks);
-                    for (i, w) in words[start..start + len].iter().enumerate() {
-                        let expected = dv_mask_reference(w);
-                        assert_eq!(masks[i], expected, "{filter:?}, block {i} of {len}");
-                        assert_eq!(found >> i & 1 == 1, expected != 0);
+                    let mut runs = Vec::new();
+                    if !matches!(filter, Filter::Avx2(_)) {
+                        let mut masks = [u64::MAX; 64];
+                        let found = super::suspects(batch, filter, &mut masks);
+                        runs.push((u64::from(found), masks, 1));
                     }
-                    assert_eq!(found >> len, 0, "{filter:?}, {len}");
+                    if !matches!(filter, Filter::Avx512(_)) {
+                        let mut masks = [u64::MAX; 64];
+                        let avx2 = lanes_filter(filter);
+                        let found = super::suspects_of_lanes(&[batch, batch], avx2, &mut masks);
+                        runs.push((found, masks, 2));
+                    }
+                    for (found, masks, copies) in runs {
+                        for (i, w) in words[start..start + len]
+                            .iter()
+                            .cycle()
+                            .take(copies * len)
+                            .enumerate()
+                        {
+                            let expected = dv_mask_reference(w);
+                            assert_eq!(masks[i], expected, "{filter:?}, block {i} of {len}");
+                            assert_eq!(found >> i & 1 == 1, expected != 0);
+                        }
+                        assert_eq!(found >> (copies * len), 0, "{filter:?}, {len}");
+                    }
                 }
             }
         }
@@ -515,7 +512,7 @@ mod tests {
         let mut expected = INITIAL_STATE;
         crate::reference::compress(&mut expected, blocks);
         let mut runs = Vec::new();
-        for filter in Filter::all() {
+        for filter in filters() {
             let mut state = INITIAL_STATE;
             let seen = suspects(blocks, |is_attack| {
                 assert_eq!(
@@ -533,8 +530,12 @@ mod tests {
                 [body, tail]
             });
             let seen_lanes = suspects(blocks, |is_attack| {
-                let (done, attacked) =
-                    token.compress_checked_lanes(&mut states, lanes, filter, is_attack);
+                let (done, attacked) = token.compress_checked_lanes(
+                    &mut states,
+                    lanes,
+                    lanes_filter(filter),
+                    is_attack,
+                );
                 assert_eq!((done, attacked), (blocks.len() - 40, [false; 4]));
             });
             for (state, start) in states.iter().zip(starts) {

@@ -1,12 +1,6 @@
-//! The SHA-NI kernels: the plain rounds (one stream and interleaved
-//! lanes), the checked kernel that spills what the filter and the
-//! recompression read, and the recompression's twin test on the SHA unit.
-//!
-//! - `rounds`: the plain kernel, and the group stepper the recompression
-//!   shares;
-//! - `spilling`: the checked kernel's rounds;
-//! - `checked`: the checked kernel's batches and the filter it calls;
-//! - `twin`: the twin test.
+//! The SHA-NI kernels: `rounds` (plain, and the recompression's group
+//! stepper), `spilling` and `checked` (the checked kernel and its filter
+//! calls), `twin` (the twin test).
 
 pub(crate) mod checked;
 pub(crate) mod rounds;

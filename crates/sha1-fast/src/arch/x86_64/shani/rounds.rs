@@ -1,19 +1,11 @@
-//! The SHA-NI backend: SHA-1 on the x86 SHA extensions.
-//!
-//! `sha1rnds4` does four rounds on ABCD, given E + W for them;
-//! `sha1nexte` derives the next four rounds' E from ABCD four rounds
-//! earlier (it is rotl30 of that A) and adds their four words; `sha1msg1`,
-//! a xor and `sha1msg2` extend the schedule four words at a time. A block
-//! is 20 such groups. The only long dependency chain is ABCD through the
-//! 20 `sha1rnds4`, so one stream is bound by that instruction's latency
-//! (6 cycles on Zen 5: 121 cycles a block), and independent messages
-//! ([`ShaNi::digest_many`]) run as interleaved lanes until the SHA unit's
-//! throughput (one `sha1rnds4` every 2 cycles) is the limit.
+//! The SHA-NI backend (`docs/sha1.md`): `sha1rnds4` does four rounds given
+//! E + W, `sha1nexte` the next group's E, `sha1msg1`/`sha1msg2` the
+//! schedule. One macro per group over arrays of registers writes both the
+//! single stream and the interleaved lanes of [`ShaNi::digest_many`].
 //!
 //! Soundness: every function that executes a SHA or SSSE3/SSE4.1
-//! instruction is `#[target_feature]` and private. The crate reaches them
-//! only through methods of [`ShaNi`], a token that [`ShaNi::detect`] makes
-//! after CPUID (cached by `cpufeatures`) reported every feature they enable.
+//! instruction is `#[target_feature]` and private, reached only through
+//! [`ShaNi`]'s methods.
 
 use crate::Digest;
 use crate::INITIAL_STATE;
@@ -28,10 +20,9 @@ use core::arch::x86_64::{
 };
 
 /// Independent messages in flight in [`ShaNi::digest_many`], their rounds
-/// interleaved group by group. `sha1rnds4` has a latency of 6 cycles and
-/// issues every 2 on Zen 5, so three chains would saturate it in theory;
-/// in practice the 16 XMM registers hold about two lanes' state and
-/// schedule, and more lanes hide the spills: five was the fastest count.
+/// interleaved group by group: three chains would saturate `sha1rnds4`,
+/// but sixteen XMM registers hold about two lanes, and more lanes hide
+/// the spills (`docs/sha1.md`).
 const LANES: usize = 5;
 
 /// Below this many busy lanes (when the messages have run out), each
@@ -83,24 +74,13 @@ impl ShaNi {
     }
 }
 
-/// One group of four rounds and the schedule work that reads its words, in
-/// every lane: `$abcd`, `$e`, `$prev` and the schedule registers are arrays
-/// with one register per lane, and the lanes' instructions alternate so
-/// that the core always has several independent `sha1rnds4` chains to
-/// issue from.
-///
-/// `$f` selects the round function and constant (0–3, a fifth of the
-/// block each). E + W for these rounds is the state's E plus the words in
-/// the first group (`start`), and `sha1nexte` of the previous group's ABCD
-/// in the others (`next`); `$prev` receives ABCD before these rounds. The
-/// schedule registers are `[$cur $next $next2 $old]`: `$cur` holds this
-/// group's words W_{4k..4k+3}, and the operations listed after them (each
-/// only in the groups that need it, so nothing is computed that is never
-/// read) are:
-/// - `msg2`: finish W_{4k+4..} in `$next`;
-/// - `xor`: add this group's words into W_{4k+8..}, begun in `$next2`;
-/// - `msg1`: start W_{4k+12..} in `$old`, whose own words were used by the
-///   previous group.
+/// One group of four rounds, and the schedule work listed after it, in
+/// every lane (arrays of one register per lane, the lanes' instructions
+/// alternating). `$f` is the round function (0–3); E + W is the state's E
+/// plus the words in the first group (`start`), else `sha1nexte` of the
+/// previous ABCD (`next`). `$cur` of `[$cur $next $next2 $old]` holds
+/// W_{4k..4k+3}; `msg2` finishes W_{4k+4..} in `$next`, `xor` adds `$cur`
+/// into W_{4k+8..} in `$next2`, `msg1` starts W_{4k+12..} in `$old`.
 macro_rules! quad {
     ($f:literal, $abcd:ident, $e:ident, $prev:ident, $from:ident [$cur:ident $next:ident $next2:ident $old:ident] $($op:ident)*) => {
         for lane in 0..$abcd.len() {
@@ -252,12 +232,10 @@ fn step_groups(state: [u32; 5], w: &[u32; 80], first: usize, last: usize) -> [u3
     store_state!(abcd, e)
 }
 
-/// Groups `first..last` of the rounds from ABCD and E (in its top lane),
-/// group k's four words (W_{4k} in the top lane) from `words(k)`; ABCD
-/// and E after them. The first group adds the given E; each later one
-/// derives its E from A four steps back, as in `block!`. Shared by the
-/// recompression's steppers ([`ShaNi::groups`] and the twin test in
-/// `shani_twin`), which differ only in where the words come from.
+/// Groups `first..last` of the rounds from ABCD and E, group k's words
+/// (W_{4k} in the top lane) from `words(k)`: the recompression's stepper,
+/// for [`ShaNi::groups`] and the twin test, which differ only in where
+/// the words come from.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 #[inline]
 pub(super) fn groups_with(

@@ -26,12 +26,9 @@ pub(super) const SLOTS: usize = BATCH + PAIRED_MAX;
 /// A batch's spills, written by a kernel before they are read.
 pub(super) type Slots = [MaybeUninit<Spill>; SLOTS];
 
-/// A block's spill slot, which the kernel fills as it goes: each group of
-/// the schedule is stored when it is made. In several lanes the kernel
-/// also reads the older groups back from there: sixteen registers cannot
-/// hold four lanes' schedules, and LLVM would otherwise keep a second
-/// copy of them on the stack. With `MIRROR`, the window's groups go to
-/// the mirror too.
+/// A block's spill slot, filled as the groups are made; in several lanes
+/// the kernel reads older groups back from it (sixteen registers cannot
+/// hold four schedules). With `MIRROR`, the window goes to the mirror too.
 #[derive(Clone, Copy)]
 struct SlotWriter<const MIRROR: bool> {
     spill: *mut Spill,
@@ -118,11 +115,9 @@ macro_rules! msg {
     }};
 }
 
-/// Schedule group `$k` (8–19). In one lane, by the rotl2 recurrence:
-/// W\[t−6..t−2\] is the lower half of group k − 2 and the upper half of
-/// group k − 1. In several, the SHA unit's two instructions: with four
-/// chains of rounds in flight, the recurrence's seven vector instructions
-/// a group cost more there (`docs/sha1-checked.md`).
+/// Schedule group `$k` (8–19): in one lane by the rotl2 recurrence
+/// (W\[t−6..t−2\] straddles groups k − 2 and k − 1), in several on the
+/// SHA unit (`docs/sha1-checked.md`).
 macro_rules! expand {
     ($w:ident, $slot:ident, $lanes:expr, $k:literal) => {{
         if $lanes == 1 {
@@ -181,11 +176,9 @@ fn nth_block<'b>([first, second]: Parts<'b>, i: usize) -> &'b [u8; 64] {
     }
 }
 
-/// A kernel: in each of `N` lanes, the first `count` of `blocks[lane]`
-/// into `states[lane]`, each block's [`Spill`] into the slot of
-/// `spills[lane]` at its index. With `MIRROR` (one lane), after each
-/// block `after_block` gets the block's index and its window backwards.
-/// Emitted once per feature set, so each is compiled with its own.
+/// A kernel, once per feature set: in each of `N` lanes, `count` blocks
+/// into the lane's state, each block's [`Spill`] into its slot; with
+/// `MIRROR` (one lane), `after_block` gets each block's index and mirror.
 macro_rules! spilling_rounds {
     ($(#[$doc:meta])* $name:ident, $features:literal) => {
         $(#[$doc])*

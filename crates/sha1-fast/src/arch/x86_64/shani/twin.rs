@@ -1,14 +1,7 @@
-//! The recompression's twin test ([`crate::checked`]) on the SHA unit,
-//! for the blocks the SHA-NI checked kernel's filter lets through.
-//!
-//! The twin block is W ⊕ δ: its groups of four words are the kernel's
-//! spilled groups xor the vector's message difference, one load, one
-//! shuffle and one xor each, made as the rounds read them (the scalar form
-//! builds all 80 words first). From the twin's state at a group boundary,
-//! its groups run out to step 80 and, from the chaining value that output
-//! needs, in again to the boundary: twenty dependent `sha1rnds4`, fully
-//! unrolled for each of the two boundaries, with no state leaving the
-//! vector registers in between.
+//! The recompression's twin test on the SHA unit: each twin group is the
+//! spilled group xor the vector's message difference, made as the rounds
+//! read it; twenty `sha1rnds4` out to step 80 and in again, unrolled for
+//! each of the two boundaries, the state in registers throughout.
 
 use super::rounds::{groups_with, load_state};
 use crate::arch::x86_64::cpu::ShaNi;

@@ -1,12 +1,7 @@
-//! The collision filter's bit planes ([`crate::checked`]) from schedule
-//! words held in SSE registers, with SSSE3 byte shuffles and `pmovmskb`.
-//!
-//! The filter reads W\[32..68\]: nine groups of four words, as the SHA-NI
-//! kernel produces them (W_{4k} in the top lane). Per set of four groups, a
-//! byte shuffle and two unpacks gather the low bytes of the sixteen words
-//! into one register and their top bytes into another, in order of t; a
-//! plane is then one 16-bit shift (bringing the wanted bit to the top of
-//! every byte) and one `pmovmskb`.
+//! The collision filter's bit planes from W\[32..68\] in SSE registers (the
+//! SHA-NI kernel's groups, W_{4k} in the top lane): per four groups a byte
+//! shuffle and two unpacks gather the words' low and top bytes in order of
+//! t, then each plane is a 16-bit shift and a `pmovmskb`.
 
 use crate::arch::x86_64::spill::ReversedGroups;
 use crate::checked::ubc::Planes;

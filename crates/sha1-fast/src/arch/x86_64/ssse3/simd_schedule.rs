@@ -1,35 +1,9 @@
-//! The SIMD-schedule backend: SHA-1 with the message schedule on the
-//! vector unit and the 80 rounds in scalar registers, for x86-64 CPUs
-//! without the SHA extensions.
-//!
-//! Required CPU feature: **`ssse3`** (for `pshufb` and `palignr`; SSE2 is
-//! baseline on x86-64), which every x86-64 CPU since Core 2 has. The only
-//! way in is through [`Ssse3`], a token that [`Ssse3::detect`] makes after
-//! CPUID (cached by `cpufeatures`) reported it.
-//!
-//! How it works (Intel's SSSE3 technique; `docs/sha1.md` has the figures):
-//! - The schedule is computed four words at a time in 128-bit vectors
-//!   (20 *steps* per block). Words 0–15 are loaded and byte-swapped; words
-//!   16–31 use `rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`, whose fourth
-//!   lane needs the first lane's result (fixed up with `rol2` of it);
-//!   words 32–79 use the equivalent `rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^
-//!   W[t-32])`, which has no dependency inside a vector. K_t is added on
-//!   the vector unit and W_t + K_t is stored to an 80-word stack buffer.
-//! - Just in time, inside the block's own rounds: step `s` is issued
-//!   twelve rounds before round `4s` needs it, so vector and integer work
-//!   overlap and no long vector dependency chain sits in front of the
-//!   rounds. The next block's words 0–15 are loaded
-//!   during rounds 64–79, so consecutive blocks overlap too.
-//! - The W + K stores are volatile. Otherwise LLVM, seeing the store and
-//!   the loads in one function, forwards each stored vector straight into
-//!   the scalar rounds with `pshufd` + `movd` (vector → integer moves,
-//!   slower than a store and a load). The scalar loads stay plain, so they fold into
-//!   `add`.
-//! - The scalar rounds are fully unrolled by macros that rebind the five
-//!   working variables (no moves after register allocation). Each round
-//!   is `e + wk[t] + f(b, c, d)` first and `+ rotl5(a)` last, so the
-//!   critical path a → rotl5 → add → next a is two operations: two cycles
-//!   per round, 160 per block, which is what bounds this kernel.
+//! The SIMD-schedule backend, for x86-64 CPUs without SHA-NI (Intel's
+//! SSSE3 method, `docs/sha1.md`): the schedule four words at a time on the
+//! vector unit, each step issued twelve rounds before its use, W + K stored
+//! to an 80-word buffer, and the scalar core's rounds. The stores are
+//! volatile: otherwise LLVM forwards each vector into the rounds with
+//! `pshufd` + `movd`, which is slower. Reached only through [`Ssse3`].
 
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_load_si128, _mm_loadu_si128, _mm_or_si128,
@@ -231,10 +205,8 @@ impl Ssse3 {
     }
 }
 
-/// The checked kernel with the per-block AVX2 filter, compiled with AVX2
-/// so that the filter inlines: no call, and no `vzeroupper` after it,
-/// between one block's rounds and the next (the SHA-NI kernel needs
-/// both, to keep its upper vector state clean).
+/// The checked kernel compiled with AVX2, so that the per-block AVX2
+/// filter inlines: no call and no `vzeroupper` between blocks.
 #[target_feature(enable = "ssse3,avx2")]
 fn compress_blocks_checked_avx2(
     state: &mut [u32; 5],
@@ -245,13 +217,9 @@ fn compress_blocks_checked_avx2(
     compress_blocks_filtered::<true, true>(state, blocks, Some(avx2), is_attack)
 }
 
-/// The kernel, with the collision filter when `FILTER` (see
-/// [`Ssse3::compress_checked`]); without it, `is_attack` is never called
-/// and the result is `None`. After each block's rounds: with `WORDS` (and
-/// `avx2`) the per-block AVX2 filter (`filter_words`) on the steps the
-/// kernel kept in its mirror, on the vector unit that the scalar rounds
-/// leave idle; else the SSSE3 planes and the scalar checks, beside the
-/// next rounds.
+/// The kernel, with the collision filter after each block's rounds when
+/// `FILTER` (else `is_attack` is never called): with `WORDS` the
+/// per-block AVX2 filter on the kernel's mirror, else the SSSE3 planes.
 #[target_feature(enable = "ssse3")]
 #[inline]
 fn compress_blocks_filtered<const FILTER: bool, const WORDS: bool>(
