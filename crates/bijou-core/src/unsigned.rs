@@ -140,7 +140,7 @@ macro_rules! unsigned_width {
                 // Counting a temporary that dies there lets the register
                 // allocator reuse it as the destination; otherwise it picked
                 // a register holding the output's length, chaining every
-                // `encode` in a loop to the previous one (1.7x slower).
+                // `encode` in a loop to the previous one.
                 let length = (<$uint>::BITS - (value | 1).leading_zeros()) as usize;
                 TIER_BY_BIT_LENGTH[length] as usize + (value > TIER_END_BY_BIT_LENGTH[length]) as usize
             }

@@ -132,9 +132,9 @@ impl<'a, B: Buf + ?Sized, T: Bijou> BufValues<'a, B, T> {
     /// Refills the buffer from the front of the `Buf`; false when nothing
     /// was buffered (the end, or an error, is next).
     ///
-    /// Not inlined into `next`: inlined, the `Bytes` loop on one-byte
-    /// values ran 1.06-1.26x the `try_get_bijou64` loop's time, out of
-    /// line 0.86-0.91x (the io bench's interleaved table).
+    /// Not inlined into `next`: inlined, it made the `Bytes` loop on
+    /// one-byte values slower than a `try_get_bijou64` loop
+    /// (`docs/decode.md` has the figures).
     #[inline(never)]
     fn refill(&mut self) -> bool {
         self.settle();

@@ -285,8 +285,8 @@ impl<R: Read> FrameReader<R> {
                     // stops at the step's limit without growing it.
                     // `Take` + `read_to_end` read into the spare
                     // capacity without zeroing it first (a loop over
-                    // `read_some` into a zeroed tail measured 0.6-0.8x
-                    // on 100 KB-1 MiB frames from memory); the price
+                    // `read_some` into a zeroed tail is slower on large
+                    // frames from memory); the price
                     // is `Take`'s panic on a reader that claims more
                     // bytes than it was given, as std's own adapters.
                     while payload.len() < *len {
