@@ -229,6 +229,82 @@ macro_rules! batch_codec {
             }
         }
 
+        /// A per-value loop through [`decode`]'s branches, for periodic
+        /// blocks where the CPU has no record loop: the branch predictor
+        /// learns a fixed pattern of tiers, so successive values' loads
+        /// overlap and nothing mispredicts.
+        #[inline(never)]
+        fn decode_block_predicted(input: &[u8], start: usize, out: &mut [$uint], limit: usize) -> BlockProgress {
+            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let limit = limit.min(out.len());
+            while progress.written < limit {
+                let rest = &input[start + progress.consumed..];
+                if rest.len() < MAX_BYTES {
+                    break;
+                }
+                // With a whole block left, the only error is an overflow.
+                let Ok((value, len)) = decode(rest) else {
+                    progress.overflowed = true;
+                    break;
+                };
+                out[progress.written] = value;
+                progress.written += 1;
+                progress.consumed += len;
+            }
+            progress
+        }
+
+        /// The periodic loop: records of `plan` on the CPU's record loop
+        /// while their tags repeat. A record that differs (or overflows)
+        /// goes through [`decode_block_branch_free`], which reports an
+        /// overflow at its place, and the record loop goes on after it;
+        /// when the record loop then takes nothing, the period is gone and
+        /// the block ends, for the chooser. The last values before the end
+        /// of the input or of `out` go through the one-walk loop too.
+        #[inline(never)]
+        fn decode_block_records(
+            input: &[u8],
+            start: usize,
+            out: &mut [$uint],
+            limit: usize,
+            plan: &crate::simd::RecordPlan,
+        ) -> BlockProgress {
+            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let limit = limit.min(out.len());
+            let mut repaired = false;
+            while progress.written < limit {
+                let at = start + progress.consumed;
+                let (consumed, written) = <$uint as crate::simd::VectorBatch>::decode_records(
+                    &input[at..],
+                    &mut out[progress.written..],
+                    limit - progress.written,
+                    plan,
+                );
+                progress.consumed += consumed;
+                progress.written += written;
+                if progress.written >= limit || (written == 0 && repaired) {
+                    break;
+                }
+                let at = start + progress.consumed;
+                let near_end = input.len() - at < crate::periodic::MAX_RECORD_BYTES
+                    || out.len() - progress.written < plan.values;
+                // One record, or everything up to the end.
+                let left = if near_end { limit - progress.written } else { plan.values };
+                let rest = decode_block_branch_free(input, at, &mut out[progress.written..], left);
+                progress.consumed += rest.consumed;
+                progress.written += rest.written;
+                if rest.overflowed {
+                    progress.overflowed = true;
+                    break;
+                }
+                if near_end || rest.written < left {
+                    break;
+                }
+                repaired = true;
+            }
+            progress
+        }
+
         /// How far [`decode_batch_blocks`] got: named, because the public
         /// [`decode_batch`] returns the same two counts the other way round.
         struct BatchProgress {
@@ -238,14 +314,47 @@ macro_rules! batch_codec {
             written: usize,
         }
 
+        /// The loop a block of the batch runs on.
+        enum BlockLoop {
+            Branchy,
+            Unpredictable,
+            /// Periodic, on the CPU's record loop.
+            Records(crate::simd::RecordPlan),
+            /// Periodic, where the CPU has no record loop.
+            Predicted,
+        }
+
+        /// Values decoded after a search for a period that failed before
+        /// the next search: a search walks the tags of a few values, a
+        /// cost kept small against unpredictable blocks.
+        const SEARCH_BACKOFF: usize = 4 * UNPREDICTABLE_BLOCK;
+
+        /// The loop for a block whose lengths are not predictable, given
+        /// the period of the tiers ahead: the periodic loop of this width
+        /// and CPU when there is one, else the unpredictable loop.
+        #[inline(always)]
+        fn periodic_or_unpredictable(period: Option<crate::periodic::Period>) -> BlockLoop {
+            let Some(period) = period else {
+                return BlockLoop::Unpredictable;
+            };
+            match <$uint as crate::simd::VectorBatch>::record_plan(&period) {
+                Some(plan) => BlockLoop::Records(plan),
+                None => BlockLoop::Predicted,
+            }
+        }
+
         /// The fast phase of [`decode_batch`]: decodes block by block while
         /// whole MAX_BYTES blocks are left, choosing each block's loop from
-        /// how predictable the previous block's lengths were. The last few
-        /// values are left to the tail.
+        /// how predictable the previous block's lengths were and, when
+        /// they were not, whether the tiers ahead repeat with a short
+        /// period. The last few values are left to the tail.
         #[inline(always)]
         fn decode_batch_blocks(input: &[u8], out: &mut [$uint]) -> Result<BatchProgress, BatchDecodeError> {
             let (mut consumed, mut written) = (0, 0);
-            let (mut branchy, mut first) = (true, true);
+            let mut block_loop = BlockLoop::Branchy;
+            let mut first = true;
+            // Values written when a search for a period may run again.
+            let mut search_from = 0;
             while written < out.len() {
                 let run = copy_single_byte_runs(&input[consumed..], &mut out[written..]);
                 consumed += run;
@@ -253,27 +362,52 @@ macro_rules! batch_codec {
                 if written == out.len() {
                     break;
                 }
-                let decode_block = if branchy { decode_block_branchy } else { decode_block_unpredictable };
                 // Unpredictable blocks run longer: their loop's set-up
-                // (the vector path's constants) is paid per block.
-                let block = match (first, branchy) {
-                    (true, _) => FIRST_BLOCK,
-                    (false, true) => ADAPT_BLOCK,
-                    (false, false) => UNPREDICTABLE_BLOCK,
+                // (the vector path's constants) is paid per block; the
+                // record loop runs while its period holds.
+                let block = match (&block_loop, first) {
+                    (BlockLoop::Branchy, true) => FIRST_BLOCK,
+                    (BlockLoop::Branchy, false) => ADAPT_BLOCK,
+                    (BlockLoop::Unpredictable | BlockLoop::Predicted, _) => UNPREDICTABLE_BLOCK,
+                    (BlockLoop::Records(_), _) => out.len() - written,
                 };
                 first = false;
                 let wanted = block.min(out.len() - written);
-                let progress = decode_block(input, consumed, &mut out[written..], wanted);
+                let dest = &mut out[written..];
+                let progress = match &block_loop {
+                    BlockLoop::Branchy => decode_block_branchy(input, consumed, dest, wanted),
+                    BlockLoop::Unpredictable => decode_block_unpredictable(input, consumed, dest, wanted),
+                    BlockLoop::Predicted => decode_block_predicted(input, consumed, dest, wanted),
+                    BlockLoop::Records(plan) => decode_block_records(input, consumed, dest, wanted, plan),
+                };
                 consumed += progress.consumed;
                 written += progress.written;
                 if progress.overflowed {
                     return Err(BatchDecodeError::Overflow { offset: consumed, written });
                 }
-                if progress.written < wanted {
+                if input.len() - consumed < MAX_BYTES {
                     break; // fewer than MAX_BYTES bytes left: the tail's job
                 }
-                // The rate, as a vector path may go past `wanted`.
-                branchy = progress.length_changes * ADAPT_BLOCK <= MAX_PREDICTABLE_CHANGES * progress.written;
+                // The rate, as a vector path may go past `wanted`. The
+                // periodic loops do not count lengths: after them, the
+                // tiers ahead decide.
+                let branchy = match block_loop {
+                    BlockLoop::Branchy | BlockLoop::Unpredictable => {
+                        progress.length_changes * ADAPT_BLOCK <= MAX_PREDICTABLE_CHANGES * progress.written
+                    }
+                    BlockLoop::Records(_) | BlockLoop::Predicted => false,
+                };
+                block_loop = if branchy {
+                    BlockLoop::Branchy
+                } else if written < search_from || !<$uint as crate::simd::VectorBatch>::looks_for_periods() {
+                    BlockLoop::Unpredictable
+                } else {
+                    let period = crate::periodic::find(&input[consumed..], THRESHOLD);
+                    if period.is_none() {
+                        search_from = written + SEARCH_BACKOFF;
+                    }
+                    periodic_or_unpredictable(period)
+                };
             }
             Ok(BatchProgress { consumed, written })
         }

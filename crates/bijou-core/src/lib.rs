@@ -14,6 +14,7 @@ extern crate std;
 mod batch;
 mod chains;
 mod error;
+mod periodic;
 mod signed;
 mod simd;
 mod tiers;
