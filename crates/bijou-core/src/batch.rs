@@ -329,14 +329,10 @@ macro_rules! batch_codec {
         /// cost kept small against unpredictable blocks.
         const SEARCH_BACKOFF: usize = 4 * UNPREDICTABLE_BLOCK;
 
-        /// The loop for a block whose lengths are not predictable, given
-        /// the period of the tiers ahead: the periodic loop of this width
-        /// and CPU when there is one, else the unpredictable loop.
+        /// The periodic loop for `period` on this width and CPU: the
+        /// record loop where there is one, else the predicted loop.
         #[inline(always)]
-        fn periodic_or_unpredictable(period: Option<crate::periodic::Period>) -> BlockLoop {
-            let Some(period) = period else {
-                return BlockLoop::Unpredictable;
-            };
+        fn periodic_loop(period: crate::periodic::Period) -> BlockLoop {
             match <$uint as crate::simd::VectorBatch>::record_plan(&period) {
                 Some(plan) => BlockLoop::Records(plan),
                 None => BlockLoop::Predicted,
@@ -355,6 +351,16 @@ macro_rules! batch_codec {
             let mut first = true;
             // Values written when a search for a period may run again.
             let mut search_from = 0;
+            // A batch that starts with a record need not wait for the
+            // first block (which mispredicts at every field) to find it.
+            if <$uint as crate::simd::VectorBatch>::looks_for_periods()
+                && crate::periodic::starts_mixed(input, THRESHOLD)
+            {
+                match crate::periodic::find(input, THRESHOLD) {
+                    Some(period) => block_loop = periodic_loop(period),
+                    None => search_from = SEARCH_BACKOFF,
+                }
+            }
             while written < out.len() {
                 let run = copy_single_byte_runs(&input[consumed..], &mut out[written..]);
                 consumed += run;
@@ -406,7 +412,7 @@ macro_rules! batch_codec {
                     if period.is_none() {
                         search_from = written + SEARCH_BACKOFF;
                     }
-                    periodic_or_unpredictable(period)
+                    period.map_or(BlockLoop::Unpredictable, periodic_loop)
                 };
             }
             Ok(BatchProgress { consumed, written })

@@ -65,5 +65,15 @@ pub(crate) fn find(input: &[u8], threshold: u8) -> Option<Period> {
     Some(Period { values, bytes, tiers: record })
 }
 
+/// Whether the first two values of `input` have different tiers: a
+/// cheap test, before the batch's first block, of whether looking for a
+/// period there can pay (a run's first values share a tier).
+pub(crate) fn starts_mixed(input: &[u8], threshold: u8) -> bool {
+    let tier = |tag: u8| tag.saturating_sub(threshold - 1);
+    let Some(&first) = input.first() else { return false };
+    let second = input.get(1 + usize::from(tier(first)));
+    second.is_some_and(|&second| tier(second) != tier(first))
+}
+
 #[cfg(test)]
 mod tests;

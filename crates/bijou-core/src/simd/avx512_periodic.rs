@@ -19,7 +19,7 @@
 
 use core::arch::x86_64::{
     _mm512_add_epi64, _mm512_cmplt_epu64_mask, _mm512_loadu_si512, _mm512_mask_cmpneq_epi8_mask,
-    _mm512_mask_storeu_epi64, _mm512_maskz_permutexvar_epi8, _mm512_set1_epi8, _mm512_subs_epu8,
+    _mm512_mask_storeu_epi64, _mm512_maskz_permutexvar_epi8, _mm512_set1_epi8, _mm512_storeu_si512, _mm512_subs_epu8,
 };
 
 use super::avx512::Avx512Vbmi;
@@ -124,28 +124,37 @@ fn decode_records(input: &[u8], out: &mut [u64], limit: usize, plan: &RecordPlan
     let below = _mm512_set1_epi8((THRESHOLD - 1) as i8);
     let (keep, tag_at, lanes) = (plan.keep, plan.tag_at, plan.lanes);
     let (values, bytes) = (plan.values, plan.bytes);
+    // The last places where a step's load stays inside `input` and where
+    // a step may store all eight lanes (those past its values are
+    // rewritten by the next step or lie past the values reported).
+    let Some(last_load) = input.len().checked_sub(READ) else {
+        return (0, 0);
+    };
+    let last_whole_store = out.len().checked_sub(MAX_VALUES);
     let limit = limit.min(out.len());
     let (mut consumed, mut written) = (0, 0);
-    while written < limit {
-        let (Some(record), Some(dest)) = (
-            input[consumed..].first_chunk::<READ>(),
-            out.get_mut(written..written + values),
-        ) else {
-            break;
-        };
-        // SAFETY: `record` is 64 readable bytes; the load is unaligned.
-        let record = unsafe { _mm512_loadu_si512(record.as_ptr().cast()) };
+    while consumed <= last_load && written < limit && values <= out.len() - written {
+        // SAFETY: `consumed <= last_load`, so the 64 bytes from there are
+        // inside `input`; the load is unaligned.
+        let record = unsafe { _mm512_loadu_si512(input.as_ptr().add(consumed).cast()) };
         let wrong_tier =
             _mm512_mask_cmpneq_epi8_mask(tag_at, _mm512_subs_epu8(record, below), tiers);
         let value = _mm512_add_epi64(_mm512_maskz_permutexvar_epi8(keep, gather, record), offsets);
         // Only top-tier lanes can carry; unused lanes are 0 + 0.
         let carried = _mm512_cmplt_epu64_mask(value, offsets);
-        if wrong_tier != 0 || carried != 0 {
+        if wrong_tier | u64::from(carried) != 0 {
             break;
         }
-        // SAFETY: the store writes only the `values` lanes of `lanes`,
-        // which are `dest`'s elements.
-        unsafe { _mm512_mask_storeu_epi64(dest.as_mut_ptr().cast(), lanes, value) };
+        let dest = out[written..].as_mut_ptr();
+        if last_whole_store.is_some_and(|last| written <= last) {
+            // SAFETY: eight `u64`s from `written` are inside `out`; the
+            // store is unaligned.
+            unsafe { _mm512_storeu_si512(dest.cast(), value) };
+        } else {
+            // SAFETY: the loop's condition keeps the `values` lanes of
+            // `lanes` from `written` inside `out`.
+            unsafe { _mm512_mask_storeu_epi64(dest.cast(), lanes, value) };
+        }
         consumed += bytes;
         written += values;
     }
