@@ -315,11 +315,13 @@ macro_rules! batch_codec {
         }
 
         /// The loop a block of the batch runs on.
+        #[derive(Clone, Copy)]
         enum BlockLoop {
             Branchy,
             Unpredictable,
-            /// Periodic, on the CPU's record loop.
-            Records(crate::simd::RecordPlan),
+            /// Periodic, on the CPU's record loop (the plan is kept
+            /// beside).
+            Records,
             /// Periodic, where the CPU has no record loop.
             Predicted,
         }
@@ -327,16 +329,17 @@ macro_rules! batch_codec {
         /// Values decoded after a search for a period that failed before
         /// the next search: a search walks the tags of a few values, a
         /// cost kept small against unpredictable blocks.
-        const SEARCH_BACKOFF: usize = 4 * UNPREDICTABLE_BLOCK;
+        const SEARCH_BACKOFF: usize = 8 * UNPREDICTABLE_BLOCK;
 
-        /// The periodic loop for `period` on this width and CPU: the
-        /// record loop where there is one, else the predicted loop.
-        #[inline(always)]
-        fn periodic_loop(period: crate::periodic::Period) -> BlockLoop {
-            match <$uint as crate::simd::VectorBatch>::record_plan(&period) {
-                Some(plan) => BlockLoop::Records(plan),
-                None => BlockLoop::Predicted,
-            }
+        /// The periodic loop for the values at the front of `input`, if
+        /// their tiers repeat with a short period: the record loop where
+        /// this width and CPU have one (its plan put in `plan`), else the
+        /// predicted loop. Out of line: it runs once in many blocks.
+        #[inline(never)]
+        fn search_period(input: &[u8], plan: &mut Option<crate::simd::RecordPlan>) -> Option<BlockLoop> {
+            let period = crate::periodic::find(input, THRESHOLD)?;
+            *plan = <$uint as crate::simd::VectorBatch>::record_plan(&period);
+            Some(if plan.is_some() { BlockLoop::Records } else { BlockLoop::Predicted })
         }
 
         /// The fast phase of [`decode_batch`]: decodes block by block while
@@ -349,15 +352,15 @@ macro_rules! batch_codec {
             let (mut consumed, mut written) = (0, 0);
             let mut block_loop = BlockLoop::Branchy;
             let mut first = true;
+            let mut plan = None;
             // Values written when a search for a period may run again.
             let mut search_from = 0;
             // A batch that starts with a record need not wait for the
             // first block (which mispredicts at every field) to find it.
-            if <$uint as crate::simd::VectorBatch>::looks_for_periods()
-                && crate::periodic::starts_mixed(input, THRESHOLD)
-            {
-                match crate::periodic::find(input, THRESHOLD) {
-                    Some(period) => block_loop = periodic_loop(period),
+            let looks_for_periods = <$uint as crate::simd::VectorBatch>::looks_for_periods();
+            if looks_for_periods && crate::periodic::starts_mixed(input, THRESHOLD) {
+                match search_period(input, &mut plan) {
+                    Some(periodic) => block_loop = periodic,
                     None => search_from = SEARCH_BACKOFF,
                 }
             }
@@ -371,20 +374,22 @@ macro_rules! batch_codec {
                 // Unpredictable blocks run longer: their loop's set-up
                 // (the vector path's constants) is paid per block; the
                 // record loop runs while its period holds.
-                let block = match (&block_loop, first) {
+                let block = match (block_loop, first) {
                     (BlockLoop::Branchy, true) => FIRST_BLOCK,
                     (BlockLoop::Branchy, false) => ADAPT_BLOCK,
                     (BlockLoop::Unpredictable | BlockLoop::Predicted, _) => UNPREDICTABLE_BLOCK,
-                    (BlockLoop::Records(_), _) => out.len() - written,
+                    (BlockLoop::Records, _) => out.len() - written,
                 };
                 first = false;
                 let wanted = block.min(out.len() - written);
                 let dest = &mut out[written..];
-                let progress = match &block_loop {
-                    BlockLoop::Branchy => decode_block_branchy(input, consumed, dest, wanted),
-                    BlockLoop::Unpredictable => decode_block_unpredictable(input, consumed, dest, wanted),
-                    BlockLoop::Predicted => decode_block_predicted(input, consumed, dest, wanted),
-                    BlockLoop::Records(plan) => decode_block_records(input, consumed, dest, wanted, plan),
+                let progress = match (block_loop, &plan) {
+                    (BlockLoop::Branchy, _) => decode_block_branchy(input, consumed, dest, wanted),
+                    (BlockLoop::Records, Some(plan)) => decode_block_records(input, consumed, dest, wanted, plan),
+                    (BlockLoop::Predicted, _) => decode_block_predicted(input, consumed, dest, wanted),
+                    (BlockLoop::Unpredictable | BlockLoop::Records, _) => {
+                        decode_block_unpredictable(input, consumed, dest, wanted)
+                    }
                 };
                 consumed += progress.consumed;
                 written += progress.written;
@@ -401,18 +406,17 @@ macro_rules! batch_codec {
                     BlockLoop::Branchy | BlockLoop::Unpredictable => {
                         progress.length_changes * ADAPT_BLOCK <= MAX_PREDICTABLE_CHANGES * progress.written
                     }
-                    BlockLoop::Records(_) | BlockLoop::Predicted => false,
+                    BlockLoop::Records | BlockLoop::Predicted => false,
                 };
                 block_loop = if branchy {
                     BlockLoop::Branchy
-                } else if written < search_from || !<$uint as crate::simd::VectorBatch>::looks_for_periods() {
+                } else if written < search_from || !looks_for_periods {
                     BlockLoop::Unpredictable
                 } else {
-                    let period = crate::periodic::find(&input[consumed..], THRESHOLD);
-                    if period.is_none() {
+                    search_period(&input[consumed..], &mut plan).unwrap_or_else(|| {
                         search_from = written + SEARCH_BACKOFF;
-                    }
-                    period.map_or(BlockLoop::Unpredictable, periodic_loop)
+                        BlockLoop::Unpredictable
+                    })
                 };
             }
             Ok(BatchProgress { consumed, written })
