@@ -326,6 +326,11 @@ macro_rules! batch_codec {
             Predicted,
         }
 
+        /// Values per block of the predicted loop: it checks no tags, so
+        /// the search that chose it is repeated this often, at a cost
+        /// small against the block.
+        const PREDICTED_BLOCK: usize = 4 * UNPREDICTABLE_BLOCK;
+
         /// Values decoded after a search for a period that failed before
         /// the next search: a search walks the tags of a few values, a
         /// cost kept small against unpredictable blocks.
@@ -377,7 +382,8 @@ macro_rules! batch_codec {
                 let block = match (block_loop, first) {
                     (BlockLoop::Branchy, true) => FIRST_BLOCK,
                     (BlockLoop::Branchy, false) => ADAPT_BLOCK,
-                    (BlockLoop::Unpredictable | BlockLoop::Predicted, _) => UNPREDICTABLE_BLOCK,
+                    (BlockLoop::Unpredictable, _) => UNPREDICTABLE_BLOCK,
+                    (BlockLoop::Predicted, _) => PREDICTED_BLOCK,
                     (BlockLoop::Records, _) => out.len() - written,
                 };
                 first = false;

@@ -56,13 +56,20 @@ pub(crate) fn find(input: &[u8], threshold: u8) -> Option<Period> {
         return None;
     }
     let values = (2..=MAX_VALUES).find(|&p| repeats(p))?;
-    let bytes = tiers[..values].iter().map(|&tier| 1 + usize::from(tier)).sum();
+    let bytes = tiers[..values]
+        .iter()
+        .map(|&tier| 1 + usize::from(tier))
+        .sum();
     if bytes > MAX_RECORD_BYTES {
         return None;
     }
     let mut record = [0; MAX_VALUES];
     record[..values].copy_from_slice(&tiers[..values]);
-    Some(Period { values, bytes, tiers: record })
+    Some(Period {
+        values,
+        bytes,
+        tiers: record,
+    })
 }
 
 /// Whether the first two values of `input` have different tiers: a
@@ -70,7 +77,9 @@ pub(crate) fn find(input: &[u8], threshold: u8) -> Option<Period> {
 /// period there can pay (a run's first values share a tier).
 pub(crate) fn starts_mixed(input: &[u8], threshold: u8) -> bool {
     let tier = |tag: u8| tag.saturating_sub(threshold - 1);
-    let Some(&first) = input.first() else { return false };
+    let Some(&first) = input.first() else {
+        return false;
+    };
     let second = input.get(1 + usize::from(tier(first)));
     second.is_some_and(|&second| tier(second) != tier(first))
 }

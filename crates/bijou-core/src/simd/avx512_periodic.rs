@@ -76,8 +76,8 @@ impl RecordPlan {
             // end, `start + tier - j`; a single byte's lane is its tag.
             // Every kept byte is at least `start`, so none borrows.
             let kept = tier.max(1);
-            let from_end = ((start + tier) as u64 * 0x0101_0101_0101_0101)
-                .wrapping_sub(0x0706_0504_0302_0100);
+            let from_end =
+                ((start + tier) as u64 * 0x0101_0101_0101_0101).wrapping_sub(0x0706_0504_0302_0100);
             gather[lane] = from_end & (u64::MAX >> (64 - 8 * kept));
             keep |= ((1 << kept) - 1) << (8 * lane);
             start += 1 + tier;
@@ -125,7 +125,12 @@ impl Avx512Vbmi {
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn decode_records(input: &[u8], out: &mut [u64], limit: usize, plan: &RecordPlan) -> (usize, usize) {
+fn decode_records(
+    input: &[u8],
+    out: &mut [u64],
+    limit: usize,
+    plan: &RecordPlan,
+) -> (usize, usize) {
     let table = |table: &[u64]| {
         // SAFETY: every table is at least 8 readable `u64`s; the load is
         // unaligned.
@@ -136,7 +141,8 @@ fn decode_records(input: &[u8], out: &mut [u64], limit: usize, plan: &RecordPlan
     // SAFETY: the table is 64 readable bytes; the load is unaligned.
     let tiers = unsafe { _mm512_loadu_si512(plan.tiers.as_ptr().cast()) };
     let below = _mm512_set1_epi8((THRESHOLD - 1) as i8);
-    let ([low_keep, high_keep], tag_at, [low_lanes, high_lanes]) = (plan.keep, plan.tag_at, plan.lanes);
+    let ([low_keep, high_keep], tag_at, [low_lanes, high_lanes]) =
+        (plan.keep, plan.tag_at, plan.lanes);
     let (values, bytes) = (plan.values, plan.bytes);
     // A step's two vectors of values, and whether a tag had another tier
     // or a sum carried (only top-tier lanes can; unused lanes are 0 + 0).
@@ -153,8 +159,8 @@ fn decode_records(input: &[u8], out: &mut [u64], limit: usize, plan: &RecordPlan
             _mm512_maskz_permutexvar_epi8(high_keep, high_gather, record),
             high_offsets,
         );
-        let carried = _mm512_cmplt_epu64_mask(low, low_offsets)
-            | _mm512_cmplt_epu64_mask(high, high_offsets);
+        let carried =
+            _mm512_cmplt_epu64_mask(low, low_offsets) | _mm512_cmplt_epu64_mask(high, high_offsets);
         (low, high, wrong_tier | u64::from(carried) != 0)
     };
     let limit = limit.min(out.len());
@@ -166,7 +172,9 @@ fn decode_records(input: &[u8], out: &mut [u64], limit: usize, plan: &RecordPlan
     let mut repaired = false;
     loop {
         while written < whole_stores {
-            let Some(record) = input[consumed..].first_chunk() else { break };
+            let Some(record) = input[consumed..].first_chunk() else {
+                break;
+            };
             let (low, high, stop) = decode_step(record);
             if stop {
                 break;
@@ -183,7 +191,9 @@ fn decode_records(input: &[u8], out: &mut [u64], limit: usize, plan: &RecordPlan
             repaired = false;
         }
         // The last steps, whose stores are masked, and a step that stops.
-        let Some(record) = input[consumed..].first_chunk() else { break };
+        let Some(record) = input[consumed..].first_chunk() else {
+            break;
+        };
         if written >= limit || values > out.len() - written {
             break;
         }

@@ -6,12 +6,15 @@
 //! value per step ([`avx512`]: every width, with AVX-512 VBMI),
 //! and bijou64's runs of one tier eight values a step (`avx512_run`), or
 //! with AVX2 alone four a step (`avx2_run`). Elsewhere the portable loop
-//! runs two walks at once (`crate::chains`).
-//! The path is
+//! runs two walks at once (`crate::chains`). Blocks whose tiers repeat
+//! with a short period (`crate::periodic`) go to bijou64's record loop
+//! with AVX-512 VBMI (`avx512_periodic`), or, on CPUs without that
+//! window path, to a per-value loop whose branches the predictor learns;
+//! the other widths keep the window path on AVX-512. The path is
 //! chosen on the first batch and cached. Every path gives the same
 //! results as the portable loop on every input (`tests` runs each
-//! available window path, `run_tests` each run path, on the same inputs
-//! against `decode`).
+//! available window path, `run_tests` each run path, `periodic_tests`
+//! the record loop, on the same inputs against `decode`).
 //!
 //! With the `std` feature, `BIJOU_CORE_BATCH=portable` in the environment
 //! (read once) turns the vector paths off, so a test run can prove the
@@ -90,7 +93,12 @@ pub(crate) trait VectorBatch: Sized {
     /// until `limit` values are written (the last step's may go past it,
     /// never past `out`) while every record's tags have the plan's tiers
     /// and no value overflows; (bytes consumed, values written).
-    fn decode_records(_input: &[u8], _out: &mut [Self], _limit: usize, _plan: &RecordPlan) -> (usize, usize) {
+    fn decode_records(
+        _input: &[u8],
+        _out: &mut [Self],
+        _limit: usize,
+        _plan: &RecordPlan,
+    ) -> (usize, usize) {
         (0, 0)
     }
 }
@@ -184,14 +192,22 @@ impl VectorBatch for u64 {
         #[cfg(all(target_arch = "x86_64", bijou_avx512))]
         if avx512_vbmi().is_some() {
             let plan = avx512_periodic::RecordPlan::new(period);
-            return Some(RecordPlan { values: plan.values(), plan });
+            return Some(RecordPlan {
+                values: plan.values(),
+                plan,
+            });
         }
         let _ = period;
         None
     }
 
     #[inline]
-    fn decode_records(input: &[u8], out: &mut [u64], limit: usize, plan: &RecordPlan) -> (usize, usize) {
+    fn decode_records(
+        input: &[u8],
+        out: &mut [u64],
+        limit: usize,
+        plan: &RecordPlan,
+    ) -> (usize, usize) {
         #[cfg(all(target_arch = "x86_64", bijou_avx512))]
         if let Some(token) = avx512_vbmi() {
             return token.decode_records(input, out, limit, &plan.plan);
@@ -202,8 +218,9 @@ impl VectorBatch for u64 {
 }
 
 /// The name of the vector path `decode_batch` uses on this CPU:
-/// `"avx512-vbmi"` (every width's windows and bijou64's runs, Rust 1.89
-/// and later), `"avx2"` (bijou64's runs of one tier), or `"portable"`
+/// `"avx512-vbmi"` (every width's windows, bijou64's runs and periodic
+/// records, Rust 1.89 and later), `"avx2"` (bijou64's runs of one tier),
+/// or `"portable"`
 /// when there is none (another architecture, a CPU without AVX2, or
 /// `BIJOU_CORE_BATCH=portable`). For logs and benchmarks; results never
 /// depend on it.

@@ -14,7 +14,11 @@ fn period(tiers: &[u8]) -> Option<Period> {
     let bytes = tiers.iter().map(|&tier| 1 + usize::from(tier)).sum();
     let mut record = [0; MAX_VALUES];
     record[..tiers.len()].copy_from_slice(tiers);
-    (bytes <= MAX_RECORD_BYTES).then_some(Period { values: tiers.len(), bytes, tiers: record })
+    (bytes <= MAX_RECORD_BYTES).then_some(Period {
+        values: tiers.len(),
+        bytes,
+        tiers: record,
+    })
 }
 
 /// `decode_records` of `period` on `input` against `bijou64::decode`:
@@ -22,7 +26,9 @@ fn period(tiers: &[u8]) -> Option<Period> {
 /// than a load or a step's slots left, before a value that does not
 /// decode, or before a step holding another tier or an overflow.
 fn agrees_with_decode(period: &Period, input: &[u8], out_len: usize, limit: usize) {
-    let Some(token) = Avx512Vbmi::detect() else { return };
+    let Some(token) = Avx512Vbmi::detect() else {
+        return;
+    };
     let plan = RecordPlan::new(period);
     let mut out = vec![0u64; out_len];
     let (consumed, written) = token.decode_records(input, &mut out, limit, &plan);
@@ -34,7 +40,10 @@ fn agrees_with_decode(period: &Period, input: &[u8], out_len: usize, limit: usiz
         at += len;
     }
     assert_eq!(consumed, at, "{input:02X?}");
-    if written < limit.min(out_len) && input.len() - at >= READ && out_len - written >= plan.values() {
+    if written < limit.min(out_len)
+        && input.len() - at >= READ
+        && out_len - written >= plan.values()
+    {
         let differs = bijou64::decode(&input[at..]).is_err()
             || (0..plan.values()).any(|k| {
                 let tier = period.tiers[k % period.values];
@@ -44,14 +53,19 @@ fn agrees_with_decode(period: &Period, input: &[u8], out_len: usize, limit: usiz
                 at += 1 + usize::from(tier);
                 !ok
             });
-        assert!(differs, "stopped at byte {consumed} of {input:02X?} for no reason");
+        assert!(
+            differs,
+            "stopped at byte {consumed} of {input:02X?} for no reason"
+        );
     }
 }
 
 /// A value of `tier` from `seed`: its first, its last, or one between.
 fn value_of(tier: usize, seed: u64) -> u64 {
     let first = bijou64::OFFSETS[tier];
-    let last = bijou64::OFFSETS.get(tier + 1).map_or(u64::MAX, |&next| next - 1);
+    let last = bijou64::OFFSETS
+        .get(tier + 1)
+        .map_or(u64::MAX, |&next| next - 1);
     match seed % 3 {
         0 => first,
         1 => last,
@@ -61,7 +75,12 @@ fn value_of(tier: usize, seed: u64) -> u64 {
 
 fn encode(tiers: &[u8], count: usize, seed: u64) -> (Vec<u64>, Vec<u8>) {
     let values: Vec<u64> = (0..count)
-        .map(|i| value_of(usize::from(tiers[i % tiers.len()]), seed.wrapping_add(i as u64 * 7)))
+        .map(|i| {
+            value_of(
+                usize::from(tiers[i % tiers.len()]),
+                seed.wrapping_add(i as u64 * 7),
+            )
+        })
         .collect();
     let mut input = Vec::new();
     bijou64::encode_batch(&values, &mut input);
@@ -74,7 +93,11 @@ fn every_period_and_tier_mix_at_every_phase() {
         // All mixes of one and two values, a spread of the longer ones.
         let count = 9usize.pow(p.min(3) as u32).min(200);
         for n in 0..count {
-            let mut code = if p <= 2 { n } else { n.wrapping_mul(0x9E37_79B9) >> 3 };
+            let mut code = if p <= 2 {
+                n
+            } else {
+                n.wrapping_mul(0x9E37_79B9) >> 3
+            };
             let tiers: Vec<u8> = (0..p)
                 .map(|_| {
                     let tier = (code % 9) as u8;
@@ -85,7 +108,9 @@ fn every_period_and_tier_mix_at_every_phase() {
             for phase in 0..p {
                 let mut rotated = tiers.clone();
                 rotated.rotate_left(phase);
-                let Some(period) = period(&rotated) else { continue };
+                let Some(period) = period(&rotated) else {
+                    continue;
+                };
                 let (values, input) = encode(&rotated, 12 * p + 3, n as u64);
                 agrees_with_decode(&period, &input, values.len(), values.len());
                 agrees_with_decode(&period, &input, values.len(), 5);
@@ -118,7 +143,12 @@ fn a_different_tag_or_an_overflow_stops_before_its_step() {
                 let token = Avx512Vbmi::detect();
                 if let Some(token) = token {
                     let plan = RecordPlan::new(&period);
-                    let (_, written) = token.decode_records(&changed, &mut vec![0; values.len()], usize::MAX, &plan);
+                    let (_, written) = token.decode_records(
+                        &changed,
+                        &mut vec![0; values.len()],
+                        usize::MAX,
+                        &plan,
+                    );
                     assert!(written <= at, "went past the overflow at value {at}");
                 }
             }
