@@ -41,21 +41,34 @@ pub(crate) struct Period {
 pub(crate) fn find(input: &[u8], threshold: u8) -> Option<Period> {
     let mut tiers = [0u8; SAMPLE];
     let mut at = 0;
-    for tier in &mut tiers {
-        *tier = input.get(at)?.saturating_sub(threshold - 1);
-        at += 1 + usize::from(*tier);
-    }
-    // Tier `i` in byte `i`: values `p` apart share a tier when the word
-    // and the word shifted by `p` bytes agree on the bytes both hold.
-    let word = u128::from_le_bytes(tiers);
-    let repeats = |p: usize| {
-        let overlap = u128::MAX >> (8 * p);
+    let mut walk = |tiers: &mut [u8]| {
+        for tier in tiers {
+            *tier = input.get(at)?.saturating_sub(threshold - 1);
+            at += 1 + usize::from(*tier);
+        }
+        Some(())
+    };
+    // Tier `i` in byte `i`: among the first `n` values, those `p` apart
+    // share a tier when the word and the word shifted by `p` bytes agree
+    // on the bytes both hold.
+    let repeats = |tiers: &[u8; SAMPLE], p: usize, n: usize| {
+        let word = u128::from_le_bytes(*tiers);
+        let overlap = u128::MAX >> (128 - 8 * (n - p));
         (word ^ (word >> (8 * p))) & overlap == 0
     };
-    if repeats(1) {
+    // Every period's first repeat is among the first MAX_VALUES + 1
+    // values; most unpredictable streams have none there, and the walk
+    // (a chain from tag to tag) stops early.
+    const FIRST: usize = MAX_VALUES + 1;
+    walk(&mut tiers[..FIRST])?;
+    if !(1..=MAX_VALUES).any(|p| repeats(&tiers, p, FIRST)) {
         return None;
     }
-    let values = (2..=MAX_VALUES).find(|&p| repeats(p))?;
+    walk(&mut tiers[FIRST..])?;
+    if repeats(&tiers, 1, SAMPLE) {
+        return None;
+    }
+    let values = (2..=MAX_VALUES).find(|&p| repeats(&tiers, p, SAMPLE))?;
     let bytes = tiers[..values]
         .iter()
         .map(|&tier| 1 + usize::from(tier))
