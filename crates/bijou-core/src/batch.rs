@@ -8,7 +8,9 @@
 //! loop (fast when lengths are unpredictable, because nothing mispredicts).
 //! The branch-free loop is a vector path where the CPU has one for the
 //! width (`crate::simd`), else two walks at once (`crate::chains`), and one
-//! walk for the last values.
+//! walk for the last values. Blocks whose tiers repeat with a short period
+//! (records of fixed fields, `crate::periodic`) go to a periodic loop: a
+//! vector record loop, or a per-value loop the branch predictor learns.
 
 /// Generates `encode_batch` and `decode_batch` for one unsigned width. It
 /// expands inside the width module and uses its private items.
@@ -255,12 +257,13 @@ macro_rules! batch_codec {
         }
 
         /// The periodic loop: records of `plan` on the CPU's record loop
-        /// while their tags repeat. A record that differs (or overflows)
-        /// goes through [`decode_block_branch_free`], which reports an
-        /// overflow at its place, and the record loop goes on after it;
-        /// when the record loop then takes nothing, the period is gone and
-        /// the block ends, for the chooser. The last values before the end
-        /// of the input or of `out` go through the one-walk loop too.
+        /// while their tags repeat. Where the record loop stops short (a
+        /// second step in a row that differs, an overflow), one step goes
+        /// through [`decode_block_branch_free`], which reports an overflow
+        /// at its place, and the record loop goes on after it; when the
+        /// record loop then takes nothing, the period is gone and the block
+        /// ends, for the chooser. The last values before the end of the
+        /// input or of `out` go through the one-walk loop too.
         #[inline(never)]
         fn decode_block_records(
             input: &[u8],
@@ -288,7 +291,7 @@ macro_rules! batch_codec {
                 let at = start + progress.consumed;
                 let near_end = input.len() - at < crate::periodic::MAX_RECORD_BYTES
                     || out.len() - progress.written < plan.values;
-                // One record, or everything up to the end.
+                // One step, or everything up to the end.
                 let left = if near_end { limit - progress.written } else { plan.values };
                 let rest = decode_block_branch_free(input, at, &mut out[progress.written..], left);
                 progress.consumed += rest.consumed;

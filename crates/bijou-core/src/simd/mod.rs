@@ -91,8 +91,11 @@ pub(crate) trait VectorBatch: Sized {
 
     /// Decodes whole steps of `plan` at the front of `input` into `out`
     /// until `limit` values are written (the last step's may go past it,
-    /// never past `out`) while every record's tags have the plan's tiers
-    /// and no value overflows; (bytes consumed, values written).
+    /// never past `out`) while the records' tags have the plan's tiers; a
+    /// step that differs, or overflows, goes value by value, once in a
+    /// row, and an overflowing value is left undecoded. (bytes consumed,
+    /// values written), `(0, 0)` when this width has no record loop
+    /// here. Slots past the values written may have been overwritten.
     fn decode_records(
         _input: &[u8],
         _out: &mut [Self],
@@ -220,9 +223,8 @@ impl VectorBatch for u64 {
 /// The name of the vector path `decode_batch` uses on this CPU:
 /// `"avx512-vbmi"` (every width's windows, bijou64's runs and periodic
 /// records, Rust 1.89 and later), `"avx2"` (bijou64's runs of one tier),
-/// or `"portable"`
-/// when there is none (another architecture, a CPU without AVX2, or
-/// `BIJOU_CORE_BATCH=portable`). For logs and benchmarks; results never
+/// or `"portable"` when there is none (another architecture, a CPU
+/// without AVX2, or `BIJOU_CORE_BATCH=portable`). For logs and benchmarks; results never
 /// depend on it.
 ///
 /// # Examples
