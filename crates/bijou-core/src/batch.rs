@@ -8,7 +8,9 @@
 //! loop (fast when lengths are unpredictable, because nothing mispredicts).
 //! The branch-free loop is a vector path where the CPU has one for the
 //! width (`crate::simd`), else two walks at once (`crate::chains`), and one
-//! walk for the last values.
+//! walk for the last values. Blocks whose tiers repeat with a short period
+//! (records of fixed fields, `crate::periodic`) go to a periodic loop: a
+//! vector record loop, or a per-value loop the branch predictor learns.
 
 /// Generates `encode_batch` and `decode_batch` for one unsigned width. It
 /// expands inside the width module and uses its private items.
@@ -229,6 +231,83 @@ macro_rules! batch_codec {
             }
         }
 
+        /// A per-value loop through [`decode`]'s branches, for periodic
+        /// blocks where the CPU has no record loop: the branch predictor
+        /// learns a fixed pattern of tiers, so successive values' loads
+        /// overlap and nothing mispredicts.
+        #[inline(never)]
+        fn decode_block_predicted(input: &[u8], start: usize, out: &mut [$uint], limit: usize) -> BlockProgress {
+            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let limit = limit.min(out.len());
+            while progress.written < limit {
+                let rest = &input[start + progress.consumed..];
+                if rest.len() < MAX_BYTES {
+                    break;
+                }
+                // With a whole block left, the only error is an overflow.
+                let Ok((value, len)) = decode(rest) else {
+                    progress.overflowed = true;
+                    break;
+                };
+                out[progress.written] = value;
+                progress.written += 1;
+                progress.consumed += len;
+            }
+            progress
+        }
+
+        /// The periodic loop: records of `plan` on the CPU's record loop
+        /// while their tags repeat. Where the record loop stops short (a
+        /// second step in a row that differs, an overflow), one step goes
+        /// through [`decode_block_branch_free`], which reports an overflow
+        /// at its place, and the record loop goes on after it; when the
+        /// record loop then takes nothing, the period is gone and the block
+        /// ends, for the chooser. The last values before the end of the
+        /// input or of `out` go through the one-walk loop too.
+        #[inline(never)]
+        fn decode_block_records(
+            input: &[u8],
+            start: usize,
+            out: &mut [$uint],
+            limit: usize,
+            plan: &crate::simd::RecordPlan,
+        ) -> BlockProgress {
+            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let limit = limit.min(out.len());
+            let mut repaired = false;
+            while progress.written < limit {
+                let at = start + progress.consumed;
+                let (consumed, written) = <$uint as crate::simd::VectorBatch>::decode_records(
+                    &input[at..],
+                    &mut out[progress.written..],
+                    limit - progress.written,
+                    plan,
+                );
+                progress.consumed += consumed;
+                progress.written += written;
+                if progress.written >= limit || (written == 0 && repaired) {
+                    break;
+                }
+                let at = start + progress.consumed;
+                let near_end = input.len() - at < crate::periodic::MAX_RECORD_BYTES
+                    || out.len() - progress.written < plan.values;
+                // One step, or everything up to the end.
+                let left = if near_end { limit - progress.written } else { plan.values };
+                let rest = decode_block_branch_free(input, at, &mut out[progress.written..], left);
+                progress.consumed += rest.consumed;
+                progress.written += rest.written;
+                if rest.overflowed {
+                    progress.overflowed = true;
+                    break;
+                }
+                if near_end || rest.written < left {
+                    break;
+                }
+                repaired = true;
+            }
+            progress
+        }
+
         /// How far [`decode_batch_blocks`] got: named, because the public
         /// [`decode_batch`] returns the same two counts the other way round.
         struct BatchProgress {
@@ -238,14 +317,61 @@ macro_rules! batch_codec {
             written: usize,
         }
 
+        /// The loop a block of the batch runs on.
+        #[derive(Clone, Copy)]
+        enum BlockLoop {
+            Branchy,
+            Unpredictable,
+            /// Periodic, on the CPU's record loop (the plan is kept
+            /// beside).
+            Records,
+            /// Periodic, where the CPU has no record loop.
+            Predicted,
+        }
+
+        /// Values per block of the predicted loop: it checks no tags, so
+        /// the search that chose it is repeated this often, at a cost
+        /// small against the block.
+        const PREDICTED_BLOCK: usize = 4 * UNPREDICTABLE_BLOCK;
+
+        /// Values decoded after a search for a period that failed before
+        /// the next search: a search walks the tags of a few values, a
+        /// cost kept small against unpredictable blocks.
+        const SEARCH_BACKOFF: usize = 8 * UNPREDICTABLE_BLOCK;
+
+        /// The periodic loop for the values at the front of `input`, if
+        /// their tiers repeat with a short period: the record loop where
+        /// this width and CPU have one (its plan put in `plan`), else the
+        /// predicted loop. Out of line: it runs once in many blocks.
+        #[inline(never)]
+        fn search_period(input: &[u8], plan: &mut Option<crate::simd::RecordPlan>) -> Option<BlockLoop> {
+            let period = crate::periodic::find(input, THRESHOLD)?;
+            *plan = <$uint as crate::simd::VectorBatch>::record_plan(&period);
+            Some(if plan.is_some() { BlockLoop::Records } else { BlockLoop::Predicted })
+        }
+
         /// The fast phase of [`decode_batch`]: decodes block by block while
         /// whole MAX_BYTES blocks are left, choosing each block's loop from
-        /// how predictable the previous block's lengths were. The last few
-        /// values are left to the tail.
+        /// how predictable the previous block's lengths were and, when
+        /// they were not, whether the tiers ahead repeat with a short
+        /// period. The last few values are left to the tail.
         #[inline(always)]
         fn decode_batch_blocks(input: &[u8], out: &mut [$uint]) -> Result<BatchProgress, BatchDecodeError> {
             let (mut consumed, mut written) = (0, 0);
-            let (mut branchy, mut first) = (true, true);
+            let mut block_loop = BlockLoop::Branchy;
+            let mut first = true;
+            let mut plan = None;
+            // Values written when a search for a period may run again.
+            let mut search_from = 0;
+            // A batch that starts with a record need not wait for the
+            // first block (which mispredicts at every field) to find it.
+            let looks_for_periods = <$uint as crate::simd::VectorBatch>::looks_for_periods();
+            if looks_for_periods && crate::periodic::starts_mixed(input, THRESHOLD) {
+                match search_period(input, &mut plan) {
+                    Some(periodic) => block_loop = periodic,
+                    None => search_from = SEARCH_BACKOFF,
+                }
+            }
             while written < out.len() {
                 let run = copy_single_byte_runs(&input[consumed..], &mut out[written..]);
                 consumed += run;
@@ -253,27 +379,54 @@ macro_rules! batch_codec {
                 if written == out.len() {
                     break;
                 }
-                let decode_block = if branchy { decode_block_branchy } else { decode_block_unpredictable };
                 // Unpredictable blocks run longer: their loop's set-up
-                // (the vector path's constants) is paid per block.
-                let block = match (first, branchy) {
-                    (true, _) => FIRST_BLOCK,
-                    (false, true) => ADAPT_BLOCK,
-                    (false, false) => UNPREDICTABLE_BLOCK,
+                // (the vector path's constants) is paid per block; the
+                // record loop runs while its period holds.
+                let block = match (block_loop, first) {
+                    (BlockLoop::Branchy, true) => FIRST_BLOCK,
+                    (BlockLoop::Branchy, false) => ADAPT_BLOCK,
+                    (BlockLoop::Unpredictable, _) => UNPREDICTABLE_BLOCK,
+                    (BlockLoop::Predicted, _) => PREDICTED_BLOCK,
+                    (BlockLoop::Records, _) => out.len() - written,
                 };
                 first = false;
                 let wanted = block.min(out.len() - written);
-                let progress = decode_block(input, consumed, &mut out[written..], wanted);
+                let dest = &mut out[written..];
+                let progress = match (block_loop, &plan) {
+                    (BlockLoop::Branchy, _) => decode_block_branchy(input, consumed, dest, wanted),
+                    (BlockLoop::Records, Some(plan)) => decode_block_records(input, consumed, dest, wanted, plan),
+                    (BlockLoop::Predicted, _) => decode_block_predicted(input, consumed, dest, wanted),
+                    (BlockLoop::Unpredictable | BlockLoop::Records, _) => {
+                        decode_block_unpredictable(input, consumed, dest, wanted)
+                    }
+                };
                 consumed += progress.consumed;
                 written += progress.written;
                 if progress.overflowed {
                     return Err(BatchDecodeError::Overflow { offset: consumed, written });
                 }
-                if progress.written < wanted {
+                if input.len() - consumed < MAX_BYTES {
                     break; // fewer than MAX_BYTES bytes left: the tail's job
                 }
-                // The rate, as a vector path may go past `wanted`.
-                branchy = progress.length_changes * ADAPT_BLOCK <= MAX_PREDICTABLE_CHANGES * progress.written;
+                // The rate, as a vector path may go past `wanted`. The
+                // periodic loops do not count lengths: after them, the
+                // tiers ahead decide.
+                let branchy = match block_loop {
+                    BlockLoop::Branchy | BlockLoop::Unpredictable => {
+                        progress.length_changes * ADAPT_BLOCK <= MAX_PREDICTABLE_CHANGES * progress.written
+                    }
+                    BlockLoop::Records | BlockLoop::Predicted => false,
+                };
+                block_loop = if branchy {
+                    BlockLoop::Branchy
+                } else if written < search_from || !looks_for_periods {
+                    BlockLoop::Unpredictable
+                } else {
+                    search_period(&input[consumed..], &mut plan).unwrap_or_else(|| {
+                        search_from = written + SEARCH_BACKOFF;
+                        BlockLoop::Unpredictable
+                    })
+                };
             }
             Ok(BatchProgress { consumed, written })
         }

@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 // `unsafe` only in the vector batch decoders (`simd::avx512`,
-// `simd::avx512_run` and `simd::avx2_run`), which allow it for their
+// `simd::avx512_run`, `simd::avx512_periodic` and `simd::avx2_run`), which allow it for their
 // loads, stores and feature-gated calls.
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -14,6 +14,7 @@ extern crate std;
 mod batch;
 mod chains;
 mod error;
+mod periodic;
 mod signed;
 mod simd;
 mod tiers;

@@ -6,12 +6,15 @@
 //! value per step ([`avx512`]: every width, with AVX-512 VBMI),
 //! and bijou64's runs of one tier eight values a step (`avx512_run`), or
 //! with AVX2 alone four a step (`avx2_run`). Elsewhere the portable loop
-//! runs two walks at once (`crate::chains`).
-//! The path is
+//! runs two walks at once (`crate::chains`). Blocks whose tiers repeat
+//! with a short period (`crate::periodic`) go to bijou64's record loop
+//! with AVX-512 VBMI (`avx512_periodic`), or, on CPUs without that
+//! window path, to a per-value loop whose branches the predictor learns;
+//! the other widths keep the window path on AVX-512. The path is
 //! chosen on the first batch and cached. Every path gives the same
 //! results as the portable loop on every input (`tests` runs each
-//! available window path, `run_tests` each run path, on the same inputs
-//! against `decode`).
+//! available window path, `run_tests` each run path, `periodic_tests`
+//! the record loop, on the same inputs against `decode`).
 //!
 //! With the `std` feature, `BIJOU_CORE_BATCH=portable` in the environment
 //! (read once) turns the vector paths off, so a test run can prove the
@@ -28,7 +31,12 @@ mod avx2_run;
 pub(crate) mod avx512;
 #[cfg(all(target_arch = "x86_64", bijou_avx512))]
 #[allow(unsafe_code, clippy::incompatible_msrv)]
+mod avx512_periodic;
+#[cfg(all(target_arch = "x86_64", bijou_avx512))]
+#[allow(unsafe_code, clippy::incompatible_msrv)]
 mod avx512_run;
+#[cfg(all(test, target_arch = "x86_64", bijou_avx512))]
+mod periodic_tests;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod run_tests;
 #[cfg(all(test, target_arch = "x86_64", bijou_avx512))]
@@ -36,6 +44,8 @@ mod tests;
 
 #[cfg(target_arch = "x86_64")]
 use core::sync::atomic::{AtomicU8, Ordering};
+
+use crate::periodic::Period;
 
 /// Progress of a vector path over one block of a batch: it stops before
 /// the window holding an overflowing value, so the portable loop that
@@ -65,6 +75,57 @@ pub(crate) trait VectorBatch: Sized {
     fn decode_run(_input: &[u8], _out: &mut [Self], _tag: u8) -> (usize, usize) {
         (0, 0)
     }
+
+    /// Whether the batch decoder looks for periods in this width's
+    /// unpredictable blocks here: when the record loop or the predicted
+    /// per-value loop beats this CPU's unpredictable loop on them.
+    fn looks_for_periods() -> bool {
+        !has_windows()
+    }
+
+    /// The plan of the vector record loop for `period`; `None` when this
+    /// width has no record loop here.
+    fn record_plan(_period: &Period) -> Option<RecordPlan> {
+        None
+    }
+
+    /// Decodes whole steps of `plan` at the front of `input` into `out`
+    /// until `limit` values are written (the last step's may go past it,
+    /// never past `out`) while the records' tags have the plan's tiers; a
+    /// step that differs, or overflows, goes value by value, once in a
+    /// row, and an overflowing value is left undecoded. (bytes consumed,
+    /// values written), `(0, 0)` when this width has no record loop
+    /// here. Slots past the values written may have been overwritten.
+    fn decode_records(
+        _input: &[u8],
+        _out: &mut [Self],
+        _limit: usize,
+        _plan: &RecordPlan,
+    ) -> (usize, usize) {
+        (0, 0)
+    }
+}
+
+/// A period's constants for the vector record loop, built once per
+/// period.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(all(target_arch = "x86_64", bijou_avx512)), allow(dead_code))]
+pub(crate) struct RecordPlan {
+    /// Values one step decodes: whole records.
+    pub(crate) values: usize,
+    #[cfg(all(target_arch = "x86_64", bijou_avx512))]
+    plan: avx512_periodic::RecordPlan,
+}
+
+/// Whether the CPU has the AVX-512 window path, which decodes periodic
+/// blocks faster than a per-value loop.
+#[inline]
+fn has_windows() -> bool {
+    #[cfg(all(target_arch = "x86_64", bijou_avx512))]
+    if avx512_vbmi().is_some() {
+        return true;
+    }
+    false
 }
 
 /// The AVX-512 VBMI token, unless the CPU lacks it or the vector paths
@@ -123,13 +184,47 @@ impl VectorBatch for u64 {
         let _ = (input, out, tag);
         (0, 0)
     }
+
+    #[inline]
+    fn looks_for_periods() -> bool {
+        true
+    }
+
+    #[inline]
+    fn record_plan(period: &Period) -> Option<RecordPlan> {
+        #[cfg(all(target_arch = "x86_64", bijou_avx512))]
+        if avx512_vbmi().is_some() {
+            let plan = avx512_periodic::RecordPlan::new(period);
+            return Some(RecordPlan {
+                values: plan.values(),
+                plan,
+            });
+        }
+        let _ = period;
+        None
+    }
+
+    #[inline]
+    fn decode_records(
+        input: &[u8],
+        out: &mut [u64],
+        limit: usize,
+        plan: &RecordPlan,
+    ) -> (usize, usize) {
+        #[cfg(all(target_arch = "x86_64", bijou_avx512))]
+        if let Some(token) = avx512_vbmi() {
+            return token.decode_records(input, out, limit, &plan.plan);
+        }
+        let _ = (input, out, limit, plan);
+        (0, 0)
+    }
 }
 
 /// The name of the vector path `decode_batch` uses on this CPU:
-/// `"avx512-vbmi"` (every width's windows and bijou64's runs, Rust 1.89
-/// and later), `"avx2"` (bijou64's runs of one tier), or `"portable"`
-/// when there is none (another architecture, a CPU without AVX2, or
-/// `BIJOU_CORE_BATCH=portable`). For logs and benchmarks; results never
+/// `"avx512-vbmi"` (every width's windows, bijou64's runs and periodic
+/// records, Rust 1.89 and later), `"avx2"` (bijou64's runs of one tier),
+/// or `"portable"` when there is none (another architecture, a CPU
+/// without AVX2, or `BIJOU_CORE_BATCH=portable`). For logs and benchmarks; results never
 /// depend on it.
 ///
 /// # Examples

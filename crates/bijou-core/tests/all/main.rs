@@ -4,6 +4,7 @@
 
 mod api;
 mod exhaustive;
+mod periodic;
 mod properties;
 mod values;
 mod vectors;
