@@ -61,7 +61,10 @@ impl ShaNi {
     /// of `parts` into `state`, each block the filter lets through handed
     /// to `is_attack`; stops before the first attack block, returning its
     /// index with `state` the chaining value before it.
-    #[inline(always)]
+    ///
+    /// Out of line: its two batches' buffers would otherwise make the
+    /// one-shot's stack frame, and so every short message's call, larger.
+    #[inline(never)]
     pub(super) fn compress_checked_staged(
         self,
         state: &mut [u32; 5],
