@@ -12,7 +12,7 @@
 //! | SHA-NI, no AVX2 | SHA-NI | SHA-NI spilling, SSSE3 planes | SHA-NI lanes / four SHA-NI lanes |
 //! | SHA-NI and AVX2, AMD | SHA-NI | SHA-NI spilling, per-block AVX2 filter | SHA-NI lanes / four SHA-NI lanes, sliced AVX2 filter |
 //! | SHA-NI and AVX2, Intel | SHA-NI | as on AMD | SHA-NI lanes / AVX2 lanes |
-//! | SHA-NI and AVX-512 VBMI | SHA-NI | SHA-NI spilling (AVX-512VL), sliced AVX-512 filter (paired for short batches) | AVX-512 lanes / AVX-512 lanes |
+//! | SHA-NI and AVX-512 VBMI | SHA-NI | SHA-NI spilling (AVX-512VL), sliced AVX-512 filter in stages (paired for short runs) | AVX-512 lanes / AVX-512 lanes |
 //! | aarch64 with SHA-1 | Arm SHA | Arm SHA, NEON planes | Arm SHA lanes / one by one |
 //! | wasm32 with `simd128` | Wasm SIMD schedule | scalar checked kernel | one by one / one by one |
 //! | anything else | scalar | scalar checked kernel | one by one / one by one |

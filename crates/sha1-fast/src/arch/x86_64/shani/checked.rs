@@ -2,7 +2,9 @@
 //! the collision filter and the recompression read (a [`Spill`] per
 //! block), a filter call per batch of blocks ([`Filter`]), and the
 //! recompression of the blocks it lets through. With the AVX2 filter and
-//! one lane, each block is filtered as the kernel finishes it instead.
+//! one lane, each block is filtered as the kernel finishes it instead;
+//! with the AVX-512 filter, in steps beside the next batch's rounds
+//! ([`super::staged`]).
 //!
 //! In one lane, words 32–79 of the schedule come from the rotl2
 //! recurrence on the vector unit, not `sha1msg2` (microcode on Intel
@@ -19,8 +21,8 @@
 
 use super::spilling::{
     BATCH, PAIRED_MAX, Parts, SLOTS, Slots, spilling_rounds_avx512, spilling_rounds_sse, window,
+    written,
 };
-use crate::arch::x86_64::avx512::sliced::LANES as SLICED_LANES;
 use crate::arch::x86_64::cpu::{Avx2, Avx512Vbmi, ShaNi};
 use crate::arch::x86_64::spill::{Mirror, Spill, Suspect, lanes, state};
 use crate::arch::x86_64::ssse3::planes;
@@ -72,6 +74,11 @@ impl ShaNi {
         filter: Filter,
         mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> Option<usize> {
+        if let Filter::Avx512(avx512) = filter
+            && blocks.len() > PAIRED_MAX
+        {
+            return self.compress_checked_staged(state, [blocks, &[]], avx512, is_attack);
+        }
         for (batch_index, batch) in blocks.chunks(BATCH).enumerate() {
             if let Some(i) = self.compress_batch(state, [batch, &[]], filter, &mut is_attack) {
                 return Some(batch_index * BATCH + i);
@@ -92,6 +99,11 @@ impl ShaNi {
         filter: Filter,
         mut is_attack: impl FnMut(&Suspect<'_>) -> bool,
     ) -> Option<usize> {
+        if let Filter::Avx512(avx512) = filter
+            && first.len() + second.len() > PAIRED_MAX
+        {
+            return self.compress_checked_staged(state, [first, second], avx512, is_attack);
+        }
         if first.len() + second.len() > SLOTS {
             return self
                 .compress_checked(state, first, filter, &mut is_attack)
@@ -149,7 +161,7 @@ impl ShaNi {
             let n = (count - start).min(BATCH);
             let parts = blocks.map(|parts| window(parts, start, n));
             let spills =
-                self.spill::<N, false>(Filter::Ssse3, states, parts, &mut slots, n, |_, _| {});
+                self.spill::<N, false>(Filter::Ssse3, states, parts, &mut slots, n, |_, _, _| {});
             let mut masks = [0; 64];
             let mut rest = suspects_of_lanes(&spills, avx2, &mut masks);
             while rest != 0 {
@@ -246,29 +258,32 @@ impl ShaNi {
         if let Filter::Avx2(avx2) = filter {
             let mut found = 0;
             let [spills] =
-                self.spill::<1, true>(filter, states, [parts], slots, count, |i, mirror| {
+                self.spill::<1, true>(filter, states, [parts], slots, count, |i, _, mirror| {
+                    let mirror = mirror.expect("the kernel keeps a mirror");
                     masks[i] = avx2.dv_mask_of_block(mirror);
                     found |= u32::from(masks[i] != 0) << i;
                 });
             return (spills, found);
         }
-        let [spills] = self.spill::<1, false>(filter, states, [parts], slots, count, |_, _| {});
+        let [spills] = self.spill::<1, false>(filter, states, [parts], slots, count, |_, _, _| {});
         (spills, suspects(spills, filter, masks))
     }
 
     /// Runs the kernel on `count` blocks per lane and returns each lane's
     /// spills: with AVX-512VL in one lane under [`Filter::Avx512`], else
-    /// on SSE. With `MIRROR` (one lane, SSE), `after_block` gets each
-    /// block's index and window backwards as the kernel finishes it.
+    /// on SSE. In one lane, `after_block` gets the index of a block the
+    /// kernel has finished and the spills so far, as the kernels say
+    /// ([`super::spilling`]); with `MIRROR` (SSE), after every block, with
+    /// its window backwards.
     #[inline(always)]
-    fn spill<'s, const N: usize, const MIRROR: bool>(
+    pub(super) fn spill<'s, const N: usize, const MIRROR: bool>(
         self,
         filter: Filter,
         states: &mut [[u32; 5]; N],
         blocks: [Parts<'_>; N],
         slots: &'s mut [Slots; N],
         count: usize,
-        after_block: impl FnMut(usize, &Mirror),
+        after_block: impl FnMut(usize, &[Spill], Option<&Mirror>),
     ) -> [&'s [Spill]; N] {
         assert!(count <= SLOTS && blocks.iter().all(|[a, b]| a.len() + b.len() >= count));
         // The states go in and out of registers here, in SSE code: in the
@@ -297,34 +312,22 @@ impl ShaNi {
         }
         slots.each_ref().map(|slots| {
             // SAFETY: the kernel wrote the first `count` slots of each
-            // lane (`count <= SLOTS`), and `MaybeUninit<Spill>` has
-            // `Spill`'s layout.
-            unsafe { core::slice::from_raw_parts(slots.as_ptr().cast(), count) }
+            // lane.
+            unsafe { written(slots, count) }
         })
     }
 }
 
-/// The filter after the one-lane kernel over a batch's `spills` (at most
-/// [`SLOTS`]), as [`suspects_ssse3`]: with AVX-512 whole passes of the
-/// sliced form and a short remainder in pairs (the sliced one costs the
-/// same for one block as for sixteen), else the SSSE3 planes.
+/// The filter after the one-lane kernel over a batch's `spills`, as
+/// [`suspects_ssse3`]: with AVX-512 (a batch of at most [`PAIRED_MAX`]
+/// blocks: longer runs take [`ShaNi::compress_checked_staged`]) the paired
+/// form, else the SSSE3 planes.
 fn suspects(spills: &[Spill], filter: Filter, masks: &mut [u64]) -> u32 {
-    let Filter::Avx512(filter) = filter else {
-        // SAFETY: an SSE kernel ran, so `ShaNi::detect` saw SSSE3.
-        return unsafe { suspects_ssse3(spills, masks) };
-    };
-    let short = spills.len() % SLICED_LANES;
-    let split = spills.len() - if short <= PAIRED_MAX { short } else { 0 };
-    let (sliced, rest) = spills.split_at(split);
-    let (sliced_masks, rest_masks) = masks.split_at_mut(split);
-    let mut found = 0;
-    if !sliced.is_empty() {
-        found = filter.suspects_sliced(sliced, sliced_masks);
+    if let Filter::Avx512(filter) = filter {
+        return filter.suspects(spills, masks);
     }
-    if !rest.is_empty() {
-        found |= filter.suspects(rest, rest_masks) << split;
-    }
-    found
+    // SAFETY: an SSE kernel ran, so `ShaNi::detect` saw SSSE3.
+    unsafe { suspects_ssse3(spills, masks) }
 }
 
 /// The filter over several lanes' spills, as bits and masks in the order
@@ -348,7 +351,7 @@ fn suspects_of_lanes(lanes: &[&[Spill]], avx2: Option<Avx2>, masks: &mut [u64]) 
 /// left `state`: each block the filter let through (the bits of `found`,
 /// with their masks in `masks`) goes to `is_attack`.
 #[inline(always)]
-fn first_attack(
+pub(super) fn first_attack(
     spills: &[Spill],
     found: u32,
     masks: &Masks,

@@ -19,12 +19,29 @@ pub(super) const BATCH: usize = 16;
 /// pass): the sliced one costs the same for one block as for sixteen.
 pub(super) const PAIRED_MAX: usize = 4;
 
+/// Without a mirror, the one-lane kernel calls its `after_block` after
+/// every this many blocks and after the last: a call saves and restores
+/// the kernel's registers, which lengthens the round chain.
+pub(super) const BLOCKS_A_CALL: usize = 4;
+
 /// Slots per lane: room for a batch and a short remainder (the
 /// one-shot's tail).
 pub(super) const SLOTS: usize = BATCH + PAIRED_MAX;
 
 /// A batch's spills, written by a kernel before they are read.
 pub(super) type Slots = [MaybeUninit<Spill>; SLOTS];
+
+/// The first `count` of `slots`.
+///
+/// # Safety
+///
+/// A kernel run wrote them.
+pub(super) unsafe fn written(slots: &Slots, count: usize) -> &[Spill] {
+    assert!(count <= SLOTS);
+    // SAFETY: the caller's promise, and `MaybeUninit<Spill>` has
+    // `Spill`'s layout.
+    unsafe { core::slice::from_raw_parts(slots.as_ptr().cast(), count) }
+}
 
 /// A block's spill slot, filled as the groups are made; in several lanes
 /// the kernel reads older groups back from it (sixteen registers cannot
@@ -177,8 +194,10 @@ fn nth_block<'b>([first, second]: Parts<'b>, i: usize) -> &'b [u8; 64] {
 }
 
 /// A kernel, once per feature set: in each of `N` lanes, `count` blocks
-/// into the lane's state, each block's [`Spill`] into its slot; with
-/// `MIRROR` (one lane), `after_block` gets each block's index and mirror.
+/// into the lane's state, each block's [`Spill`] into its slot. In one
+/// lane, `after_block` gets the index of a block it has finished and the
+/// spills so far: with `MIRROR` after every block, with its mirror, else
+/// after every [`BLOCKS_A_CALL`] blocks and the last.
 macro_rules! spilling_rounds {
     ($(#[$doc:meta])* $name:ident, $features:literal) => {
         $(#[$doc])*
@@ -188,7 +207,7 @@ macro_rules! spilling_rounds {
             blocks: [Parts<'_>; N],
             spills: &mut [Slots; N],
             count: usize,
-            mut after_block: impl FnMut(usize, &Mirror),
+            mut after_block: impl FnMut(usize, &[Spill], Option<&Mirror>),
         ) {
             const { assert!(N == 1 || !MIRROR, "one lane has a mirror") };
             let mut mirror = MaybeUninit::<Mirror>::uninit();
@@ -247,10 +266,14 @@ macro_rules! spilling_rounds {
                     e[lane] = _mm_sha1nexte_epu32(prev[lane], e_in[lane]);
                     abcd[lane] = _mm_add_epi32(abcd[lane], abcd_in[lane]);
                 }
-                if MIRROR {
-                    // SAFETY: with `MIRROR`, the block stored every group
-                    // of the mirror.
-                    after_block(i, unsafe { mirror.assume_init_ref() });
+                if N == 1 && (MIRROR || (i + 1) % BLOCKS_A_CALL == 0 || i + 1 == count) {
+                    // SAFETY: the blocks so far stored every part of their
+                    // slots, and with `MIRROR` every group of the mirror.
+                    let (spills, mirror) = unsafe {
+                        let mirror = MIRROR.then(|| mirror.assume_init_ref());
+                        (written(&spills[0], i + 1), mirror)
+                    };
+                    after_block(i, spills, mirror);
                 }
             }
             for lane in 0..N {
