@@ -70,8 +70,9 @@ macro_rules! periodic_batch_suite {
             /// Tier mixes of `p` values: all of them while few, else a
             /// spread of them.
             fn mixes(p: usize) -> Vec<Vec<usize>> {
-                let all = (TIERS + 1).pow(p as u32);
-                let count = all.min(150);
+                // In `u64`: 18^8 overflows a 32-bit `usize`.
+                let all = (TIERS as u64 + 1).pow(p as u32);
+                let count = all.min(150) as usize;
                 (0..count)
                     .map(|n| {
                         let mut code = if all <= 150 { n as u64 } else { mix(n as u64) };
