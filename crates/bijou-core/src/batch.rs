@@ -58,7 +58,8 @@ macro_rules! batch_codec {
         /// front of `input` to `out`; returns how many values it copied.
         #[inline(always)]
         fn copy_single_byte_runs(input: &[u8], out: &mut [$uint]) -> usize {
-            let mut copied = 0;
+            // Whole steps on the vector path, where there is one.
+            let mut copied = <$uint as crate::simd::VectorBatch>::copy_single_bytes(input, out);
             while let (Some(bytes), Some(dest)) =
                 (input[copied..].first_chunk::<RUN>(), out[copied..].first_chunk_mut::<RUN>())
             {

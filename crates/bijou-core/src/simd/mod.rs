@@ -5,7 +5,8 @@
 //! width, it decodes a whole window of values per step instead of one
 //! value per step ([`avx512`]: every width, with AVX-512 VBMI),
 //! and bijou64's runs of one tier eight values a step (`avx512_run`), or
-//! with AVX2 alone four a step (`avx2_run`). Elsewhere the portable loop
+//! with AVX2 alone four a step (`avx2_run`); runs of single bytes, with
+//! AVX2, 32 a step (`avx2_bytes`). Elsewhere the portable loop
 //! runs two walks at once (`crate::chains`). Blocks whose tiers repeat
 //! with a short period (`crate::periodic`) go to bijou64's record loop
 //! with AVX-512 VBMI (`avx512_periodic`), or, on CPUs without that
@@ -13,13 +14,17 @@
 //! the other widths keep the window path on AVX-512. The path is
 //! chosen on the first batch and cached. Every path gives the same
 //! results as the portable loop on every input (`tests` runs each
-//! available window path, `run_tests` each run path, `periodic_tests`
+//! available window path, `run_tests` each run path, `avx2_bytes` its
+//! own, `periodic_tests`
 //! the record loop, on the same inputs against `decode`).
 //!
 //! With the `std` feature, `BIJOU_CORE_BATCH=portable` in the environment
 //! (read once) turns the vector paths off, so a test run can prove the
 //! portable loop on a CPU that has them.
 
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx2_bytes;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod avx2_run;
@@ -74,6 +79,13 @@ pub(crate) trait VectorBatch: Sized {
     /// values written), `(0, 0)` when this width has no vector path here.
     fn decode_run(_input: &[u8], _out: &mut [Self], _tag: u8) -> (usize, usize) {
         (0, 0)
+    }
+
+    /// Copies single-byte values from the front of `input` to `out`
+    /// while whole steps of them fit; returns how many it copied, 0 when
+    /// this width has no vector path for them here.
+    fn copy_single_bytes(_input: &[u8], _out: &mut [Self]) -> usize {
+        0
     }
 
     /// Whether the batch decoder looks for periods in this width's
@@ -183,6 +195,16 @@ impl VectorBatch for u64 {
         }
         let _ = (input, out, tag);
         (0, 0)
+    }
+
+    #[inline]
+    fn copy_single_bytes(input: &[u8], out: &mut [u64]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = avx2() {
+            return token.copy_single_bytes(input, out);
+        }
+        let _ = (input, out);
+        0
     }
 
     #[inline]
