@@ -43,7 +43,7 @@ pub(crate) fn find(input: &[u8], threshold: u8) -> Option<Period> {
     let mut at = 0;
     let mut walk = |tiers: &mut [u8]| {
         for tier in tiers {
-            *tier = input.get(at)?.saturating_sub(threshold - 1);
+            *tier = tier_of(*input.get(at)?, threshold);
             at += 1 + usize::from(*tier);
         }
         Some(())
@@ -89,12 +89,18 @@ pub(crate) fn find(input: &[u8], threshold: u8) -> Option<Period> {
 /// cheap test, before the batch's first block, of whether looking for a
 /// period there can pay (a run's first values share a tier).
 pub(crate) fn starts_mixed(input: &[u8], threshold: u8) -> bool {
-    let tier = |tag: u8| tag.saturating_sub(threshold - 1);
     let Some(&first) = input.first() else {
         return false;
     };
-    let second = input.get(1 + usize::from(tier(first)));
-    second.is_some_and(|&second| tier(second) != tier(first))
+    let tier = tier_of(first, threshold);
+    let second = input.get(1 + usize::from(tier));
+    second.is_some_and(|&second| tier_of(second, threshold) != tier)
+}
+
+/// The tier a byte announces when read as a tag: 0 for a single byte
+/// (below `threshold`), else 1 and up.
+fn tier_of(tag: u8, threshold: u8) -> u8 {
+    tag.saturating_sub(threshold - 1)
 }
 
 #[cfg(test)]
