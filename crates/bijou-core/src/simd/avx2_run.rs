@@ -119,12 +119,6 @@ fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> VectorProgress {
         let (from_even, from_odd) = (rows(bytes, 0, 2 * len), rows(bytes, len, 3 * len));
         let even_tags = _mm256_movemask_epi8(_mm256_cmpeq_epi8(from_even, wanted)) as u32;
         let odd_tags = _mm256_movemask_epi8(_mm256_cmpeq_epi8(from_odd, wanted)) as u32;
-        // Byte 0 of each half is a tag: values 0 and 2 from the even
-        // rows, 1 and 3 from the odd ones.
-        let same = (even_tags & 1)
-            | (odd_tags & 1) << 1
-            | (even_tags >> 16 & 1) << 2
-            | (odd_tags >> 16 & 1) << 3;
         let payload = _mm256_or_si256(
             _mm256_shuffle_epi8(from_even, even),
             _mm256_shuffle_epi8(from_odd, odd),
@@ -139,9 +133,16 @@ fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> VectorProgress {
             _mm256_andnot_si256(value, _mm256_or_si256(payload, offset)),
         );
         let carried = _mm256_movemask_pd(_mm256_castsi256_pd(carry)) as u32;
-        if same == 0b1111 && carried == 0 {
+        // Byte 0 of each half is a tag: values 0 and 2 from the even
+        // rows, 1 and 3 from the odd ones.
+        const TAG_BITS: u32 = 1 | 1 << 16;
+        if even_tags & odd_tags & TAG_BITS == TAG_BITS && carried == 0 {
             return Step::Whole;
         }
+        let same = (even_tags & 1)
+            | (odd_tags & 1) << 1
+            | (even_tags >> 16 & 1) << 2
+            | (odd_tags >> 16 & 1) << 3;
         let before = (!same | carried).trailing_zeros() as usize;
         Step::Broken {
             before,
