@@ -156,9 +156,13 @@ macro_rules! batch_codec {
                     (single, single, false)
                 } else {
                     // Whole groups of the run on the vector path, where
-                    // there is one; the scalar loop ends the run.
-                    let (vector_consumed, vector_written) =
-                        <$uint as crate::simd::VectorBatch>::decode_run(rest, dest, block[0]);
+                    // there is one, past `limit` while the run lasts (a
+                    // run is predictable however long); the scalar loop
+                    // ends the run.
+                    let vector = <$uint as crate::simd::VectorBatch>::decode_run(rest, &mut out[progress.written..], block[0]);
+                    let (vector_consumed, vector_written) = (vector.consumed, vector.written);
+                    progress.length_changes += vector.length_changes;
+                    let dest = &mut out[progress.written..limit.max(progress.written + vector_written)];
                     let (consumed, written, overflowed) = crate::tiers::by_tier!(
                         block[0] - (THRESHOLD - 1),
                         decode_tier_run,

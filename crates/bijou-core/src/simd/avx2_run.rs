@@ -7,9 +7,9 @@
 //! halves, 1 and 3 in another's), checks that the four tags are the run's,
 //! shuffles each payload into a 64-bit lane in little-endian order (into
 //! the low lane of a half for values 0 and 2, the high one for 1 and 3,
-//! so that an or puts the four in order), and adds the tier's offset. A
-//! step that meets another tag, or a top-tier sum that carries, is left
-//! to the scalar loop, which ends the run or reports the overflow.
+//! so that an or puts the four in order), and adds the tier's offset.
+//! Where a step meets another tag or a top-tier sum that carries,
+//! [`super::run_loop`] decides what follows.
 //!
 //! Required CPU feature: **`avx2`** (with the OS saving the YMM
 //! registers). The only way in is through [`Avx2`], a token that
@@ -23,6 +23,8 @@ use core::arch::x86_64::{
     _mm256_set1_epi64x, _mm256_shuffle_epi8, _mm256_storeu_si256,
 };
 
+use super::VectorProgress;
+use super::run_loop::{Step, run_loop};
 use crate::bijou64::{MAX_BYTES, OFFSETS, THRESHOLD};
 
 cpufeatures::new!(cpuid, "avx2");
@@ -40,12 +42,11 @@ impl Avx2 {
         cpuid::get().then_some(Avx2(()))
     }
 
-    /// Decodes values at the front of `input` into `out`, four at a
-    /// time, while the next four all have the multi-byte tag `tag` and
-    /// none overflows; returns (bytes consumed, values written), a
-    /// multiple of four.
+    /// Decodes the run of values with the multi-byte tag `tag` at the
+    /// front of `input` into `out`, four at a time (see
+    /// [`run_loop`](super::run_loop::run_loop) for where it stops).
     #[inline]
-    pub(crate) fn decode_run(self, input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
+    pub(crate) fn decode_run(self, input: &[u8], out: &mut [u64], tag: u8) -> VectorProgress {
         // SAFETY: `self` exists, so `detect` saw the feature that
         // `decode_run` enables.
         unsafe { decode_run(input, out, tag) }
@@ -107,44 +108,45 @@ fn both_halves(table: &[u8; 16]) -> __m256i {
 }
 
 #[target_feature(enable = "avx2")]
-fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
+fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> VectorProgress {
     debug_assert!(tag >= THRESHOLD);
     let tier = usize::from(tag.saturating_sub(THRESHOLD - 1)).min(TIERS - 1);
     let len = tier + 1;
     let (even, odd) = (both_halves(&GATHER[tier][0]), both_halves(&GATHER[tier][1]));
     let offset = _mm256_set1_epi64x(OFFSETS[tier] as i64);
     let wanted = _mm256_set1_epi8(tag as i8);
-    // Byte 0 of each half: the tags.
-    const TAG_BITS: u32 = 1 | 1 << 16;
-    let (mut consumed, mut written) = (0, 0);
-    while let (Some(bytes), Some(dest)) = (
-        input[consumed..].first_chunk::<READ>(),
-        out[written..].first_chunk_mut::<VALUES>(),
-    ) {
+    run_loop::<VALUES, READ>(input, out, len, |bytes, dest| {
         let (from_even, from_odd) = (rows(bytes, 0, 2 * len), rows(bytes, len, 3 * len));
-        let tags = _mm256_movemask_epi8(_mm256_cmpeq_epi8(from_even, wanted))
-            & _mm256_movemask_epi8(_mm256_cmpeq_epi8(from_odd, wanted));
-        if tags as u32 & TAG_BITS != TAG_BITS {
-            break;
-        }
+        let even_tags = _mm256_movemask_epi8(_mm256_cmpeq_epi8(from_even, wanted)) as u32;
+        let odd_tags = _mm256_movemask_epi8(_mm256_cmpeq_epi8(from_odd, wanted)) as u32;
         let payload = _mm256_or_si256(
             _mm256_shuffle_epi8(from_even, even),
             _mm256_shuffle_epi8(from_odd, odd),
         );
         let value = _mm256_add_epi64(payload, offset);
+        // SAFETY: `dest` is four writable `u64`s; the store is unaligned.
+        unsafe { _mm256_storeu_si256(dest.as_mut_ptr().cast(), value) };
         // The add's carry out of each lane, in its top bit (only the top
         // tier can carry).
         let carry = _mm256_or_si256(
             _mm256_and_si256(payload, offset),
             _mm256_andnot_si256(value, _mm256_or_si256(payload, offset)),
         );
-        if _mm256_movemask_pd(_mm256_castsi256_pd(carry)) != 0 {
-            break;
+        let carried = _mm256_movemask_pd(_mm256_castsi256_pd(carry)) as u32;
+        // Byte 0 of each half is a tag: values 0 and 2 from the even
+        // rows, 1 and 3 from the odd ones.
+        const TAG_BITS: u32 = 1 | 1 << 16;
+        if even_tags & odd_tags & TAG_BITS == TAG_BITS && carried == 0 {
+            return Step::Whole;
         }
-        // SAFETY: `dest` is four writable `u64`s; the store is unaligned.
-        unsafe { _mm256_storeu_si256(dest.as_mut_ptr().cast(), value) };
-        consumed += VALUES * len;
-        written += VALUES;
-    }
-    (consumed, written)
+        let same = (even_tags & 1)
+            | (odd_tags & 1) << 1
+            | (even_tags >> 16 & 1) << 2
+            | (odd_tags >> 16 & 1) << 3;
+        let before = (!same | carried).trailing_zeros() as usize;
+        Step::Broken {
+            before,
+            carried: same >> before & 1 != 0,
+        }
+    })
 }

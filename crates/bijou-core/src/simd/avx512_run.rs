@@ -8,9 +8,9 @@
 //! 128 bytes ahead, checks that the eight tags at those places are the
 //! run's tag, permutes each value's payload bytes into a 64-bit lane in
 //! little-endian order, and adds the tier's offset: a few instructions
-//! for eight values, where the scalar loop spends a dozen on each. A
-//! step that meets another tag, or a top-tier sum that carries, is left
-//! to the scalar loop, which ends the run or reports the overflow.
+//! for eight values, where the scalar loop spends a dozen on each. Where
+//! a step meets another tag or a top-tier sum that carries,
+//! [`super::run_loop`] decides what follows.
 //!
 //! Same CPU features and token as [`super::avx512`].
 
@@ -20,7 +20,9 @@ use core::arch::x86_64::{
     _mm512_storeu_si512,
 };
 
+use super::VectorProgress;
 use super::avx512::Avx512Vbmi;
+use super::run_loop::{Step, run_loop};
 use crate::bijou64::{MAX_BYTES, OFFSETS, THRESHOLD};
 
 /// Values a step decodes.
@@ -87,12 +89,11 @@ const TAGS: [[u8; 64]; TIERS] = {
 };
 
 impl Avx512Vbmi {
-    /// Decodes values at the front of `input` into `out`, eight at a
-    /// time, while the next eight all have the multi-byte tag `tag` and
-    /// none overflows; returns (bytes consumed, values written), a
-    /// multiple of eight.
+    /// Decodes the run of values with the multi-byte tag `tag` at the
+    /// front of `input` into `out`, eight at a time (see
+    /// [`run_loop`](super::run_loop::run_loop) for where it stops).
     #[inline]
-    pub(crate) fn decode_run(self, input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
+    pub(crate) fn decode_run(self, input: &[u8], out: &mut [u64], tag: u8) -> VectorProgress {
         // SAFETY: `self` exists, so `detect` saw the features that
         // `decode_run` enables.
         unsafe { decode_run(input, out, tag) }
@@ -100,7 +101,7 @@ impl Avx512Vbmi {
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
+fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> VectorProgress {
     debug_assert!(tag >= THRESHOLD);
     let tier = usize::from(tag.saturating_sub(THRESHOLD - 1)).min(TIERS - 1);
     let len = tier + 1;
@@ -111,11 +112,7 @@ fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
     let keep = KEEP[tier];
     let offset = _mm512_set1_epi64(OFFSETS[tier] as i64);
     let wanted = _mm512_set1_epi8(tag as i8);
-    let (mut consumed, mut written) = (0, 0);
-    while let (Some(bytes), Some(dest)) = (
-        input[consumed..].first_chunk::<READ>(),
-        out[written..].first_chunk_mut::<VALUES>(),
-    ) {
+    run_loop::<VALUES, READ>(input, out, len, |bytes, dest| {
         let (low, high) = bytes.split_at(READ / 2);
         // SAFETY: `low` and `high` are 64 readable bytes each; the loads
         // are unaligned.
@@ -125,20 +122,20 @@ fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
                 _mm512_loadu_si512(high.as_ptr().cast()),
             )
         };
-        let found = _mm512_permutex2var_epi8(low, tags, high);
-        if _mm512_cmpeq_epi8_mask(found, wanted) & 0xFF != 0xFF {
-            break;
-        }
+        let same = _mm512_cmpeq_epi8_mask(_mm512_permutex2var_epi8(low, tags, high), wanted) as u8;
         let payload = _mm512_maskz_permutex2var_epi8(keep, low, gather, high);
         let value = _mm512_add_epi64(payload, offset);
-        // Only the top tier can carry.
-        if _mm512_cmplt_epu64_mask(value, offset) != 0 {
-            break;
-        }
         // SAFETY: `dest` is eight writable `u64`s; the store is unaligned.
         unsafe { _mm512_storeu_si512(dest.as_mut_ptr().cast(), value) };
-        consumed += VALUES * len;
-        written += VALUES;
-    }
-    (consumed, written)
+        // Only the top tier can carry.
+        let carried = _mm512_cmplt_epu64_mask(value, offset);
+        if same == u8::MAX && carried == 0 {
+            return Step::Whole;
+        }
+        let before = (!same | carried).trailing_zeros() as usize;
+        Step::Broken {
+            before,
+            carried: same >> before & 1 != 0,
+        }
+    })
 }

@@ -28,6 +28,8 @@ mod avx2_bytes;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod avx2_run;
+#[cfg(target_arch = "x86_64")]
+mod run_loop;
 // Compiled only by Rust 1.89 and later (`build.rs` sets `bijou_avx512`),
 // which have the AVX-512 intrinsics that clippy checks against the
 // crate's older `rust-version`.
@@ -74,11 +76,16 @@ pub(crate) trait VectorBatch: Sized {
         None
     }
 
-    /// Decodes whole groups of values at the front of `input` into `out`
-    /// while they all have the multi-byte tag `tag`; (bytes consumed,
-    /// values written), `(0, 0)` when this width has no vector path here.
-    fn decode_run(_input: &[u8], _out: &mut [Self], _tag: u8) -> (usize, usize) {
-        (0, 0)
+    /// Decodes the run of values with the multi-byte tag `tag` at the
+    /// front of `input` into `out`, whole groups at a time, with the odd
+    /// value of another tier inside it (`run_loop`); nothing when this
+    /// width has no vector path here.
+    fn decode_run(_input: &[u8], _out: &mut [Self], _tag: u8) -> VectorProgress {
+        VectorProgress {
+            consumed: 0,
+            written: 0,
+            length_changes: 0,
+        }
     }
 
     /// Copies single-byte values from the front of `input` to `out`
@@ -184,7 +191,7 @@ impl VectorBatch for u64 {
     chunk_windows!();
 
     #[inline]
-    fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> (usize, usize) {
+    fn decode_run(input: &[u8], out: &mut [u64], tag: u8) -> VectorProgress {
         #[cfg(all(target_arch = "x86_64", bijou_avx512))]
         if let Some(token) = avx512_vbmi() {
             return token.decode_run(input, out, tag);
@@ -194,7 +201,11 @@ impl VectorBatch for u64 {
             return token.decode_run(input, out, tag);
         }
         let _ = (input, out, tag);
-        (0, 0)
+        VectorProgress {
+            consumed: 0,
+            written: 0,
+            length_changes: 0,
+        }
     }
 
     #[inline]

@@ -1,12 +1,14 @@
 //! Every run path available here (bijou64's runs of one tier) against
 //! `bijou64::decode`, on the same inputs.
 
+use super::VectorProgress;
+use super::run_loop::{FREE_OTHERS, OTHER_SPACING};
 use crate::bijou64::{self, THRESHOLD};
 use proptest::prelude::*;
 use std::{vec, vec::Vec};
 
-/// A `decode_run`: (input, out, tag) to (bytes consumed, values written).
-type DecodeRun = fn(&[u8], &mut [u64], u8) -> (usize, usize);
+/// A `decode_run`.
+type DecodeRun = fn(&[u8], &mut [u64], u8) -> VectorProgress;
 
 /// A run path: its `decode_run`, the values a step decodes and the bytes
 /// a step reads.
@@ -52,33 +54,36 @@ fn paths() -> Vec<RunPath> {
 }
 
 /// `decode_run` on `input` against `bijou64::decode`: the same values
-/// and bytes, whole steps, each value with `tag`, and a stop only where
-/// the next step's values are not all `tag`, one overflows, or `input` or
-/// `out` runs short.
+/// and bytes; values of other tiers only after one with `tag`, each
+/// counted as two length changes; and a stop only where the next value
+/// has another tag after one that had (or at the start) or overflows,
+/// values of other tiers came too often, or
+/// `input` or `out` runs short of a whole step.
 fn agrees_with_decode(path: &RunPath, input: &[u8], out_len: usize, tag: u8) {
     let name = path.name;
     let mut out = vec![0u64; out_len];
-    let (consumed, written) = (path.decode_run)(input, &mut out, tag);
-    assert_eq!(written % path.values, 0, "{name}");
-    let mut at = 0;
+    let progress = (path.decode_run)(input, &mut out, tag);
+    let written = progress.written;
+    let (mut at, mut others, mut after_other) = (0, 0, true);
     for (k, &value) in out[..written].iter().enumerate() {
-        assert_eq!(input[at], tag, "{name}: value {k} of {input:02X?}");
+        let other = input[at] != tag;
+        assert!(!(other && after_other), "{name}: value {k} of {input:02X?}");
         let (want, len) = bijou64::decode(&input[at..]).expect("a taken value decodes");
         assert_eq!(
             value, want,
             "{name}: value {k} at byte {at} of {input:02X?}"
         );
+        others += usize::from(other);
+        after_other = other;
         at += len;
     }
-    assert_eq!(consumed, at, "{name}: {input:02X?}");
-    if input.len() - at >= path.read && out_len - written >= path.values {
-        let len = bijou64::len_from_tag(tag);
-        let stop = (0..path.values).any(|k| {
-            let here = &input[at + k * len..];
-            here[0] != tag || bijou64::decode(here).is_err()
-        });
+    assert_eq!(progress.consumed, at, "{name}: {input:02X?}");
+    assert_eq!(progress.length_changes, 2 * others, "{name}: {input:02X?}");
+    let too_many = after_other && others > FREE_OTHERS && others * OTHER_SPACING > written;
+    if input.len() - at >= path.read && out_len - written >= path.values && !too_many {
+        let here = &input[at..];
         assert!(
-            stop,
+            (here[0] != tag && after_other) || bijou64::decode(here).is_err(),
             "{name}: stopped at byte {at} of {input:02X?} for no reason"
         );
     }
@@ -89,8 +94,9 @@ fn run() -> impl Strategy<Value = (u8, Vec<u8>)> {
     (
         1usize..=8,
         proptest::collection::vec((any::<u64>(), 0u8..20), 0..80),
+        1u8..8,
     )
-        .prop_map(|(tier, picks)| {
+        .prop_map(|(tier, picks, others)| {
             let tag = THRESHOLD - 1 + tier as u8;
             let span = bijou64::OFFSETS
                 .get(tier + 1)
@@ -98,9 +104,9 @@ fn run() -> impl Strategy<Value = (u8, Vec<u8>)> {
                 - bijou64::OFFSETS[tier];
             let values: Vec<u64> = picks
                 .iter()
-                .map(|&(bits, odd)| match odd {
-                    0 => bits >> (bits % 64),
-                    _ => bijou64::OFFSETS[tier] + bits % span.saturating_add(1).max(1),
+                .map(|&(bits, pick)| match pick < others {
+                    true => bits >> (bits % 64),
+                    false => bijou64::OFFSETS[tier] + bits % span.saturating_add(1).max(1),
                 })
                 .collect();
             let mut input = Vec::new();
@@ -121,9 +127,9 @@ proptest! {
 }
 
 /// Top-tier runs with an overflowing value at every place: the run stops
-/// before the step that holds it.
+/// right before it.
 #[test]
-fn an_overflow_stops_the_run_before_its_step() {
+fn an_overflow_stops_the_run_before_it() {
     for path in paths() {
         for at in 0..24 {
             let mut input = Vec::new();
@@ -132,14 +138,35 @@ fn an_overflow_stops_the_run_before_its_step() {
             input.extend(vec![0; path.read]);
             agrees_with_decode(&path, &input, 24, 0xFF);
             let mut out = [0u64; 24];
-            let (consumed, written) = (path.decode_run)(&input, &mut out, 0xFF);
-            let steps = at / path.values;
+            let progress = (path.decode_run)(&input, &mut out, 0xFF);
             assert_eq!(
-                (consumed, written),
-                (steps * path.values * 9, steps * path.values),
+                (progress.consumed, progress.written),
+                (at * 9, at),
                 "{}",
                 path.name
             );
+        }
+    }
+}
+
+/// A value of another tier at every place of a top-tier run, itself
+/// overflowing or not: the run takes it and goes on, or stops right
+/// before it.
+#[test]
+fn a_value_of_another_tier_is_taken_inside_the_run() {
+    for path in paths() {
+        for at in 1..24 {
+            for other in [0u64, 247, 248, 70_000, 1 << 40] {
+                let mut values = vec![u64::MAX - 5; 32];
+                values[at] = other;
+                let mut input = Vec::new();
+                bijou64::encode_batch(&values, &mut input);
+                agrees_with_decode(&path, &input, 32, 0xFF);
+                let mut out = [0u64; 32];
+                let progress = (path.decode_run)(&input, &mut out, 0xFF);
+                assert!(progress.written > at, "{}: {other} at {at}", path.name);
+                assert_eq!(out[at], other, "{}", path.name);
+            }
         }
     }
 }
