@@ -121,23 +121,36 @@ pub(crate) const CHECK_TABLE: [SlicedCheck; CHECK_COUNT] = {
     t
 };
 
+/// [`CHECK_TABLE`] sorted by shape (`by_shape`) or by rotation, stably,
+/// so that each group keeps the table's order.
+pub(crate) const fn sorted_checks(by_shape: bool) -> [SlicedCheck; CHECK_COUNT] {
+    const fn key(check: &SlicedCheck, by_shape: bool) -> usize {
+        if by_shape {
+            check.shape
+        } else {
+            check.rotate as usize
+        }
+    }
+    let mut t = CHECK_TABLE;
+    let mut i = 1;
+    while i < CHECK_COUNT {
+        let mut j = i;
+        while j > 0 && key(&t[j - 1], by_shape) > key(&t[j], by_shape) {
+            (t[j - 1], t[j]) = (t[j], t[j - 1]);
+            j -= 1;
+        }
+        i += 1;
+    }
+    t
+}
+
 /// [`CHECK_TABLE`] grouped by rotation, in increasing order, each
 /// check's vectors rotated left by its rotation: since `ror(f, r) & dvs`
 /// is `ror(f & rol(dvs, r), r)`, the checks of one rotation can gather
 /// their failures first and rotate them once, one rotation a group
 /// rather than one a check.
 pub(crate) const CHECKS_BY_ROTATION: [SlicedCheck; CHECK_COUNT] = {
-    let mut t = CHECK_TABLE;
-    // Insertion sort: stable, so each group keeps the table's order.
-    let mut i = 1;
-    while i < CHECK_COUNT {
-        let mut j = i;
-        while j > 0 && t[j - 1].rotate > t[j].rotate {
-            (t[j - 1], t[j]) = (t[j], t[j - 1]);
-            j -= 1;
-        }
-        i += 1;
-    }
+    let mut t = sorted_checks(false);
     let mut c = 0;
     while c < CHECK_COUNT {
         t[c].dvs = t[c].dvs.rotate_left(t[c].rotate);
