@@ -121,6 +121,50 @@ pub(crate) const CHECK_TABLE: [SlicedCheck; CHECK_COUNT] = {
     t
 };
 
+/// [`CHECK_TABLE`] sorted by shape (`by_shape`) or by rotation, stably,
+/// so that each group keeps the table's order.
+pub(crate) const fn sorted_checks(by_shape: bool) -> [SlicedCheck; CHECK_COUNT] {
+    const fn key(check: &SlicedCheck, by_shape: bool) -> usize {
+        if by_shape {
+            check.shape
+        } else {
+            check.rotate as usize
+        }
+    }
+    let mut t = CHECK_TABLE;
+    let mut i = 1;
+    while i < CHECK_COUNT {
+        let mut j = i;
+        while j > 0 && key(&t[j - 1], by_shape) > key(&t[j], by_shape) {
+            (t[j - 1], t[j]) = (t[j], t[j - 1]);
+            j -= 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// [`CHECK_TABLE`] grouped by rotation, in increasing order, each
+/// check's vectors rotated left by its rotation: since `ror(f, r) & dvs`
+/// is `ror(f & rol(dvs, r), r)`, the checks of one rotation can gather
+/// their failures first and rotate them once, one rotation a group
+/// rather than one a check.
+pub(crate) const CHECKS_BY_ROTATION: [SlicedCheck; CHECK_COUNT] = {
+    let mut t = sorted_checks(false);
+    let mut c = 0;
+    while c < CHECK_COUNT {
+        t[c].dvs = t[c].dvs.rotate_left(t[c].rotate);
+        c += 1;
+    }
+    t
+};
+
+/// Whether check `c` of [`CHECKS_BY_ROTATION`] starts its rotation's
+/// group (a pass may be split between groups, not inside one).
+pub(crate) const fn starts_rotation(c: usize) -> bool {
+    c == 0 || c == CHECK_COUNT || CHECKS_BY_ROTATION[c - 1].rotate != CHECKS_BY_ROTATION[c].rotate
+}
+
 /// The sliced shapes and checks laid out for eight `u64` lanes, each
 /// holding one 32-bit lane of two blocks (`crate::arch::x86_64`'s paired
 /// AVX-512 form): the shapes in three vectors, the checks sorted by shape
@@ -242,15 +286,33 @@ pub(crate) fn dv_mask(planes: &[u32; 11]) -> u64 {
     to_mask(ALL & !failed)
 }
 
+/// [`dv_mask`] evaluated group by group from [`CHECKS_BY_ROTATION`], as
+/// the AVX-512 form does.
+#[cfg(test)]
+pub(crate) fn dv_mask_by_rotation(planes: &[u32; 11]) -> u64 {
+    let failures =
+        SHAPE_TABLE.map(|s| planes[s.plane_i] ^ (planes[s.plane_j] >> s.distance) ^ s.flip);
+    let (mut failed, mut group) = (0, 0);
+    for (c, check) in CHECKS_BY_ROTATION.iter().enumerate() {
+        group = if starts_rotation(c) { 0 } else { group } | failures[check.shape] & check.dvs;
+        if starts_rotation(c + 1) {
+            failed |= group.rotate_right(check.rotate);
+        }
+    }
+    to_mask(ALL & !failed)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{dv_mask, planes};
+    use super::{dv_mask, dv_mask_by_rotation, planes};
     use crate::checked::ubc::{dv_mask_reference, test_words};
 
     #[test]
     fn sliced_tables_equal_the_reference() {
         for (round, w) in test_words(20_000).enumerate() {
-            assert_eq!(dv_mask(&planes(&w)), dv_mask_reference(&w), "round {round}");
+            let want = dv_mask_reference(&w);
+            assert_eq!(dv_mask(&planes(&w)), want, "round {round}");
+            assert_eq!(dv_mask_by_rotation(&planes(&w)), want, "round {round}");
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::arch::x86_64::spill::PLANE_BITS;
 use crate::arch::x86_64::spill::ReversedGroups;
 use crate::arch::x86_64::spill::Spill;
 use crate::checked::sliced::{
-    ALL, CHECK_COUNT, CHECK_TABLE, SHAPE_COUNT, SHAPE_TABLE, START, SlicedCheck, SlicedShape,
+    ALL, CHECK_COUNT, SHAPE_COUNT, SHAPE_TABLE, START, SlicedCheck, SlicedShape, sorted_checks,
     to_mask,
 };
 use crate::checked::ubc::unrolled;
@@ -138,21 +138,10 @@ fn planes(window: &ReversedGroups) -> [u32; 11] {
     planes
 }
 
-/// [`CHECK_TABLE`] sorted by shape, so that each shape's failures are
-/// used as soon as they are made: sixteen registers cannot hold all 22.
-const BY_SHAPE: [SlicedCheck; CHECK_COUNT] = {
-    let mut sorted = CHECK_TABLE;
-    let mut i = 1;
-    while i < CHECK_COUNT {
-        let mut j = i;
-        while j > 0 && sorted[j - 1].shape > sorted[j].shape {
-            (sorted[j - 1], sorted[j]) = (sorted[j], sorted[j - 1]);
-            j -= 1;
-        }
-        i += 1;
-    }
-    sorted
-};
+/// [`crate::checked::sliced::CHECK_TABLE`] sorted by shape, so that each
+/// shape's failures are used as soon as they are made: sixteen registers
+/// cannot hold all 22.
+const BY_SHAPE: [SlicedCheck; CHECK_COUNT] = sorted_checks(true);
 
 /// The sliced masks of the eight blocks whose planes are `planes` (one
 /// block per lane): the shapes and checks of [`crate::checked::sliced`],

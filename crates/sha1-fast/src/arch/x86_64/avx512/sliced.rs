@@ -10,13 +10,13 @@
 use crate::arch::x86_64::cpu::Avx512Vbmi;
 use crate::arch::x86_64::spill::{PLANE_BITS, ReversedGroups, Spill};
 use crate::checked::sliced::{
-    ALL, CHECK_COUNT, CHECK_TABLE, SHAPE_COUNT, SHAPE_TABLE, START, SlicedCheck, SlicedShape,
-    to_mask,
+    ALL, CHECK_COUNT, CHECKS_BY_ROTATION, SHAPE_COUNT, SHAPE_TABLE, START, SlicedCheck,
+    SlicedShape, starts_rotation, to_mask,
 };
 use crate::checked::ubc::unrolled;
 use core::arch::x86_64::{
-    __m512i, _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512,
-    _mm512_mask_test_epi32_mask, _mm512_or_si512, _mm512_permutex2var_epi8,
+    __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_gf2p8affine_epi64_epi8,
+    _mm512_loadu_si512, _mm512_mask_test_epi32_mask, _mm512_or_si512, _mm512_permutex2var_epi8,
     _mm512_permutexvar_epi8, _mm512_ror_epi32, _mm512_set1_epi32, _mm512_set1_epi64,
     _mm512_setzero_si512, _mm512_shuffle_i32x4, _mm512_sllv_epi32, _mm512_srli_epi32,
     _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
@@ -171,20 +171,35 @@ pub(super) fn row(window: &ReversedGroups) -> __m512i {
     _mm512_permutexvar_epi8(bytes!(BYTES.arrange), bits)
 }
 
-/// The listed checks of [`CHECK_TABLE`] over `$failures` into the
-/// accumulators `$failed`: each vector a check covers fails where its
-/// rotated shape failed.
+/// The listed checks of [`CHECKS_BY_ROTATION`] (whole rotation groups)
+/// over `$failures` into the accumulators `$failed`: each vector a check
+/// covers fails where its rotated shape failed. A group gathers its
+/// checks' failures and is rotated once.
 macro_rules! checks {
-    ($failed:ident, $failures:ident; $($c:literal)*) => {
+    ($failed:ident, $failures:ident; $($c:literal)*) => {{
+        let mut group = _mm512_setzero_si512();
         unrolled!(|C| {
-            const CHECK: SlicedCheck = CHECK_TABLE[C];
-            let rotated = _mm512_ror_epi32::<{ CHECK.rotate as i32 }>($failures[CHECK.shape]);
-            // failed | (rotated & dvs)
+            const CHECK: SlicedCheck = CHECKS_BY_ROTATION[C];
             let dvs = _mm512_set1_epi32(CHECK.dvs as i32);
-            $failed[C % ACCUMULATORS] =
-                _mm512_ternarylogic_epi32::<0xF8>($failed[C % ACCUMULATORS], rotated, dvs);
-        }; $($c)*)
-    };
+            let failures = $failures[CHECK.shape];
+            if CHECK.rotate == 0 {
+                // failed | (failures & dvs)
+                $failed[C % ACCUMULATORS] =
+                    _mm512_ternarylogic_epi32::<0xF8>($failed[C % ACCUMULATORS], failures, dvs);
+            } else {
+                group = if starts_rotation(C) {
+                    _mm512_and_si512(failures, dvs)
+                } else {
+                    // group | (failures & dvs)
+                    _mm512_ternarylogic_epi32::<0xF8>(group, failures, dvs)
+                };
+                if starts_rotation(C + 1) {
+                    let rotated = _mm512_ror_epi32::<{ CHECK.rotate as i32 }>(group);
+                    $failed[C % ACCUMULATORS] = _mm512_or_si512($failed[C % ACCUMULATORS], rotated);
+                }
+            }
+        }; $($c)*);
+    }};
 }
 
 /// Shift counts that move bit `PLANE_BITS[p]` of W\[64\] to the top of
@@ -282,14 +297,14 @@ fn step(pass: &mut Pass, masks: &mut [u64]) -> Option<u32> {
             // SAFETY: step 1 wrote both.
             let (failures, mut failed) =
                 unsafe { (written(&pass.failures), written(&pass.failed)) };
-            checks!(failed, failures; 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46);
+            checks!(failed, failures; 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44);
             store(&mut pass.failed, failed);
         }
         _ => {
             // SAFETY: steps 1 and 2 wrote them.
             let (failures, mut failed) =
                 unsafe { (written(&pass.failures), written(&pass.failed)) };
-            checks!(failed, failures; 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74);
+            checks!(failed, failures; 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74);
             let (passed, sliced) = survivors(failed, valid(pass));
             return Some(passed_with_masks(pass, passed, sliced, masks));
         }
@@ -443,6 +458,11 @@ pub(crate) fn transpose(rows: &[__m512i; 16]) -> [__m512i; 16] {
 const _: () = assert!(
     SHAPE_COUNT == 22 && CHECK_COUNT == 75,
     "list every index above"
+);
+
+const _: () = assert!(
+    starts_rotation(18) && starts_rotation(45),
+    "the pass's steps split it between rotation groups"
 );
 
 #[cfg(test)]
