@@ -36,8 +36,8 @@ pub(crate) enum Step {
 ///
 /// Stops before a value of another tier that follows one (or starts the
 /// run), before a value that overflows, or after a value of another tier
-/// that came too soon after the others. Slots of `out` past the values written may have
-/// been overwritten.
+/// that came too soon after the others. Slots of `out` past the values
+/// written may have been overwritten.
 #[inline(always)]
 pub(crate) fn run_loop<const VALUES: usize, const READ: usize>(
     input: &[u8],
