@@ -96,6 +96,7 @@ macro_rules! batch_codec {
         }
 
         /// How far one block of the batch decoder got.
+        #[derive(Default)]
         struct BlockProgress {
             consumed: usize,
             written: usize,
@@ -140,13 +141,13 @@ macro_rules! batch_codec {
         #[inline(never)]
         fn decode_block_branchy(input: &[u8], start: usize, out: &mut [$uint], limit: usize) -> BlockProgress {
             let input = &input[start..];
-            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let mut progress = BlockProgress::default();
             let limit = limit.min(out.len());
             while progress.written < limit {
                 let rest = &input[progress.consumed..];
                 let Some(block) = rest.first_chunk::<MAX_BYTES>() else { break };
-                let dest = &mut out[progress.written..limit];
                 let (consumed, written, overflowed) = if block[0] < THRESHOLD {
+                    let dest = &mut out[progress.written..limit];
                     let copied = copy_single_byte_runs(rest, dest);
                     let mut single = copied;
                     while single < dest.len() && single < rest.len() && rest[single] < THRESHOLD {
@@ -187,7 +188,7 @@ macro_rules! batch_codec {
         /// one walk, for the values the faster loops leave.
         #[inline(never)]
         fn decode_block_branch_free(input: &[u8], start: usize, out: &mut [$uint], limit: usize) -> BlockProgress {
-            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let mut progress = BlockProgress::default();
             let mut previous_len = 0;
             let limit = limit.min(out.len());
             while progress.written < limit {
@@ -242,7 +243,7 @@ macro_rules! batch_codec {
         /// overlap and nothing mispredicts.
         #[inline(never)]
         fn decode_block_predicted(input: &[u8], start: usize, out: &mut [$uint], limit: usize) -> BlockProgress {
-            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let mut progress = BlockProgress::default();
             let limit = limit.min(out.len());
             while progress.written < limit {
                 let rest = &input[start + progress.consumed..];
@@ -277,7 +278,7 @@ macro_rules! batch_codec {
             limit: usize,
             plan: &crate::simd::RecordPlan,
         ) -> BlockProgress {
-            let mut progress = BlockProgress { consumed: 0, written: 0, length_changes: 0, overflowed: false };
+            let mut progress = BlockProgress::default();
             let limit = limit.min(out.len());
             let mut repaired = false;
             while progress.written < limit {
@@ -323,13 +324,14 @@ macro_rules! batch_codec {
         }
 
         /// The loop a block of the batch runs on.
-        #[derive(Clone, Copy)]
+        // One per `decode_batch` call, on its stack: the plan's size is
+        // what the chooser would keep beside a smaller enum anyway.
+        #[allow(clippy::large_enum_variant)]
         enum BlockLoop {
             Branchy,
             Unpredictable,
-            /// Periodic, on the CPU's record loop (the plan is kept
-            /// beside).
-            Records,
+            /// Periodic, on the CPU's record loop, with its plan.
+            Records(crate::simd::RecordPlan),
             /// Periodic, where the CPU has no record loop.
             Predicted,
         }
@@ -346,13 +348,15 @@ macro_rules! batch_codec {
 
         /// The periodic loop for the values at the front of `input`, if
         /// their tiers repeat with a short period: the record loop where
-        /// this width and CPU have one (its plan put in `plan`), else the
-        /// predicted loop. Out of line: it runs once in many blocks.
+        /// this width and CPU have one, else the predicted loop. Out of
+        /// line: it runs once in many blocks.
         #[inline(never)]
-        fn search_period(input: &[u8], plan: &mut Option<crate::simd::RecordPlan>) -> Option<BlockLoop> {
+        fn search_period(input: &[u8]) -> Option<BlockLoop> {
             let period = crate::periodic::find(input, THRESHOLD)?;
-            *plan = <$uint as crate::simd::VectorBatch>::record_plan(&period);
-            Some(if plan.is_some() { BlockLoop::Records } else { BlockLoop::Predicted })
+            Some(match <$uint as crate::simd::VectorBatch>::record_plan(&period) {
+                Some(plan) => BlockLoop::Records(plan),
+                None => BlockLoop::Predicted,
+            })
         }
 
         /// The fast phase of [`decode_batch`]: decodes block by block while
@@ -365,14 +369,13 @@ macro_rules! batch_codec {
             let (mut consumed, mut written) = (0, 0);
             let mut block_loop = BlockLoop::Branchy;
             let mut first = true;
-            let mut plan = None;
             // Values written when a search for a period may run again.
             let mut search_from = 0;
             // A batch that starts with a record need not wait for the
             // first block (which mispredicts at every field) to find it.
             let looks_for_periods = <$uint as crate::simd::VectorBatch>::looks_for_periods();
             if looks_for_periods && crate::periodic::starts_mixed(input, THRESHOLD) {
-                match search_period(input, &mut plan) {
+                match search_period(input) {
                     Some(periodic) => block_loop = periodic,
                     None => search_from = SEARCH_BACKOFF,
                 }
@@ -387,23 +390,21 @@ macro_rules! batch_codec {
                 // Unpredictable blocks run longer: their loop's set-up
                 // (the vector path's constants) is paid per block; the
                 // record loop runs while its period holds.
-                let block = match (block_loop, first) {
+                let block = match (&block_loop, first) {
                     (BlockLoop::Branchy, true) => FIRST_BLOCK,
                     (BlockLoop::Branchy, false) => ADAPT_BLOCK,
                     (BlockLoop::Unpredictable, _) => UNPREDICTABLE_BLOCK,
                     (BlockLoop::Predicted, _) => PREDICTED_BLOCK,
-                    (BlockLoop::Records, _) => out.len() - written,
+                    (BlockLoop::Records(_), _) => out.len() - written,
                 };
                 first = false;
                 let wanted = block.min(out.len() - written);
                 let dest = &mut out[written..];
-                let progress = match (block_loop, &plan) {
-                    (BlockLoop::Branchy, _) => decode_block_branchy(input, consumed, dest, wanted),
-                    (BlockLoop::Records, Some(plan)) => decode_block_records(input, consumed, dest, wanted, plan),
-                    (BlockLoop::Predicted, _) => decode_block_predicted(input, consumed, dest, wanted),
-                    (BlockLoop::Unpredictable | BlockLoop::Records, _) => {
-                        decode_block_unpredictable(input, consumed, dest, wanted)
-                    }
+                let progress = match &block_loop {
+                    BlockLoop::Branchy => decode_block_branchy(input, consumed, dest, wanted),
+                    BlockLoop::Records(plan) => decode_block_records(input, consumed, dest, wanted, plan),
+                    BlockLoop::Predicted => decode_block_predicted(input, consumed, dest, wanted),
+                    BlockLoop::Unpredictable => decode_block_unpredictable(input, consumed, dest, wanted),
                 };
                 consumed += progress.consumed;
                 written += progress.written;
@@ -420,14 +421,14 @@ macro_rules! batch_codec {
                     BlockLoop::Branchy | BlockLoop::Unpredictable => {
                         progress.length_changes * ADAPT_BLOCK <= MAX_PREDICTABLE_CHANGES * progress.written
                     }
-                    BlockLoop::Records | BlockLoop::Predicted => false,
+                    BlockLoop::Records(_) | BlockLoop::Predicted => false,
                 };
                 block_loop = if branchy {
                     BlockLoop::Branchy
                 } else if written < search_from || !looks_for_periods {
                     BlockLoop::Unpredictable
                 } else {
-                    search_period(&input[consumed..], &mut plan).unwrap_or_else(|| {
+                    search_period(&input[consumed..]).unwrap_or_else(|| {
                         search_from = written + SEARCH_BACKOFF;
                         BlockLoop::Unpredictable
                     })

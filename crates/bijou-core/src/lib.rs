@@ -1,8 +1,9 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 // `unsafe` only in the vector batch decoders (`simd::avx512`,
-// `simd::avx512_run`, `simd::avx512_periodic` and `simd::avx2_run`), which allow it for their
-// loads, stores and feature-gated calls.
+// `simd::avx512_run`, `simd::avx512_periodic`, `simd::avx2_run` and
+// `simd::avx2_bytes`), which allow it for their loads, stores and
+// feature-gated calls.
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

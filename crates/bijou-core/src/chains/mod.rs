@@ -210,12 +210,7 @@ macro_rules! two_walk_loop {
             out: &mut [$uint],
             limit: usize,
         ) -> BlockProgress {
-            let mut progress = BlockProgress {
-                consumed: 0,
-                written: 0,
-                length_changes: 0,
-                overflowed: false,
-            };
+            let mut progress = BlockProgress::default();
             let mut guesses = Guesses {
                 values: [0; WALK_WINDOW],
                 starts: [0; WALK_WINDOW],

@@ -277,11 +277,7 @@ fn decode_chunks<W: ChunkWidth>(input: &[u8], out: &mut [W], limit: usize) -> Ve
     // The entry stays in every lane of a vector: the next one is then a
     // single permute of this one, the loop's whole carried chain.
     let (mut base, mut entry, mut previous_len) = (0, _mm512_set1_epi8(0), 0);
-    let mut progress = VectorProgress {
-        consumed: 0,
-        written: 0,
-        length_changes: 0,
-    };
+    let mut progress = VectorProgress::default();
     while progress.written < limit && out.len() - progress.written >= LANES {
         let Some(bytes) = input[base..].first_chunk::<READ>() else {
             break;

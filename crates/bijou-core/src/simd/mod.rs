@@ -15,8 +15,8 @@
 //! chosen on the first batch and cached. Every path gives the same
 //! results as the portable loop on every input (`tests` runs each
 //! available window path, `run_tests` each run path, `avx2_bytes` its
-//! own, `periodic_tests`
-//! the record loop, on the same inputs against `decode`).
+//! own, `periodic_tests` the record loop, on the same inputs against
+//! `decode`).
 //!
 //! With the `std` feature, `BIJOU_CORE_BATCH=portable` in the environment
 //! (read once) turns the vector paths off, so a test run can prove the
@@ -57,6 +57,7 @@ use crate::periodic::Period;
 /// Progress of a vector path over one block of a batch: it stops before
 /// the window holding an overflowing value, so the portable loop that
 /// takes over reports the error at its exact place.
+#[derive(Default)]
 pub(crate) struct VectorProgress {
     pub(crate) consumed: usize,
     pub(crate) written: usize,
@@ -81,11 +82,7 @@ pub(crate) trait VectorBatch: Sized {
     /// value of another tier inside it (`run_loop`); nothing when this
     /// width has no vector path here.
     fn decode_run(_input: &[u8], _out: &mut [Self], _tag: u8) -> VectorProgress {
-        VectorProgress {
-            consumed: 0,
-            written: 0,
-            length_changes: 0,
-        }
+        VectorProgress::default()
     }
 
     /// Copies single-byte values from the front of `input` to `out`
@@ -201,11 +198,7 @@ impl VectorBatch for u64 {
             return token.decode_run(input, out, tag);
         }
         let _ = (input, out, tag);
-        VectorProgress {
-            consumed: 0,
-            written: 0,
-            length_changes: 0,
-        }
+        VectorProgress::default()
     }
 
     #[inline]
@@ -254,11 +247,11 @@ impl VectorBatch for u64 {
 }
 
 /// The name of the vector path `decode_batch` uses on this CPU:
-/// `"avx512-vbmi"` (every width's windows, bijou64's runs and periodic
-/// records, Rust 1.89 and later), `"avx2"` (bijou64's runs of one tier),
-/// or `"portable"` when there is none (another architecture, a CPU
-/// without AVX2, or `BIJOU_CORE_BATCH=portable`). For logs and benchmarks; results never
-/// depend on it.
+/// `"avx512-vbmi"` (every width's windows, bijou64's runs, runs of
+/// single bytes and periodic records, Rust 1.89 and later), `"avx2"`
+/// (bijou64's runs of one tier and of single bytes), or `"portable"` when there is none (another
+/// architecture, a CPU without AVX2, or `BIJOU_CORE_BATCH=portable`).
+/// For logs and benchmarks; results never depend on it.
 ///
 /// # Examples
 ///

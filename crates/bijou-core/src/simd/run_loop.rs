@@ -46,11 +46,7 @@ pub(crate) fn run_loop<const VALUES: usize, const READ: usize>(
     mut step: impl FnMut(&[u8; READ], &mut [u64; VALUES]) -> Step,
 ) -> VectorProgress {
     const { assert!(READ >= (VALUES - 1) * MAX_BYTES + MAX_BYTES) };
-    let mut progress = VectorProgress {
-        consumed: 0,
-        written: 0,
-        length_changes: 0,
-    };
+    let mut progress = VectorProgress::default();
     let mut others = 0;
     // Whether the last value decoded had another tier (or none was): two
     // such values in a row mean that the run has ended.
