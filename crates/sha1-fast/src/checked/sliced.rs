@@ -274,12 +274,18 @@ pub(crate) fn planes(w: &[u32; 80]) -> [u32; 11] {
     PLANE_BITS.map(|bit| (0..32).fold(0, |plane, t| plane | (w[START + t] >> bit & 1) << t))
 }
 
+/// Each shape's failures from sliced planes, as the vector forms make
+/// them.
+#[cfg(test)]
+fn failures(planes: &[u32; 11]) -> [u32; SHAPE_COUNT] {
+    SHAPE_TABLE.map(|s| planes[s.plane_i] ^ (planes[s.plane_j] >> s.distance) ^ s.flip)
+}
+
 /// The vectors whose relations all hold, as [`super::dv::Dv::mask_bit`]s,
 /// from sliced planes, evaluated as the vector form does.
 #[cfg(test)]
 pub(crate) fn dv_mask(planes: &[u32; 11]) -> u64 {
-    let failures =
-        SHAPE_TABLE.map(|s| planes[s.plane_i] ^ (planes[s.plane_j] >> s.distance) ^ s.flip);
+    let failures = failures(planes);
     let failed = CHECK_TABLE.iter().fold(0, |failed, c| {
         failed | failures[c.shape].rotate_right(c.rotate) & c.dvs
     });
@@ -290,8 +296,7 @@ pub(crate) fn dv_mask(planes: &[u32; 11]) -> u64 {
 /// the AVX-512 form does.
 #[cfg(test)]
 pub(crate) fn dv_mask_by_rotation(planes: &[u32; 11]) -> u64 {
-    let failures =
-        SHAPE_TABLE.map(|s| planes[s.plane_i] ^ (planes[s.plane_j] >> s.distance) ^ s.flip);
+    let failures = failures(planes);
     let (mut failed, mut group) = (0, 0);
     for (c, check) in CHECKS_BY_ROTATION.iter().enumerate() {
         group = if starts_rotation(c) { 0 } else { group } | failures[check.shape] & check.dvs;

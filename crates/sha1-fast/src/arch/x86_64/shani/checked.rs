@@ -59,7 +59,7 @@ fn suspects_ssse3(spills: &[Spill], masks: &mut [u64]) -> u32 {
 }
 
 /// The filter's masks of a batch's blocks.
-type Masks = [u64; SLOTS];
+pub(super) type Masks = [u64; SLOTS];
 
 impl ShaNi {
     /// [`crate::checked`]'s compression on this backend: compresses

@@ -9,7 +9,7 @@
 //! message of up to [`PAIRED_MAX`] blocks takes the paired filter
 //! instead.
 
-use super::checked::{Filter, first_attack};
+use super::checked::{Filter, Masks, first_attack};
 use super::spilling::{BATCH, BLOCKS_A_CALL, PAIRED_MAX, Parts, SLOTS, Slots, window, written};
 use crate::arch::x86_64::avx512::sliced::{LANES, Pass, STEPS};
 use crate::arch::x86_64::cpu::{Avx512Vbmi, ShaNi};
@@ -17,9 +17,6 @@ use crate::arch::x86_64::spill::{Spill, Suspect};
 use core::mem::MaybeUninit;
 
 const _: () = assert!(BATCH == STEPS * BLOCKS_A_CALL, "a step per call");
-
-/// The filter's masks of a batch's blocks.
-type Masks = [u64; SLOTS];
 
 /// A batch's spill slots and its pass.
 struct Buffer {
