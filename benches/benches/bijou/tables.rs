@@ -112,6 +112,7 @@ pub(super) fn interleaved_tables() {
         }
     }
     decode_table(&workloads);
+    field_list_table(&workloads);
     length_chain_table(&workloads);
     signed_decode_table(&workloads);
 }
@@ -179,6 +180,131 @@ pub(super) fn decode_contenders(workload: &Workload) -> [Contender<'static>; 9] 
         op.contender::<IntegerEncoding>(workload),
         op.contender::<Vu128>(workload),
     ]
+}
+
+/// Values per list in [`field_list_table`].
+const LIST_LENGTHS: [usize; 4] = [5, 20, 100, 400];
+
+/// The workloads [`field_list_table`] cuts into lists: one with runs of a
+/// length, one of mixed lengths, one of repeating records.
+const LIST_WORKLOADS: [&str; 3] = ["small", "mix", "records"];
+
+/// Each workload's batches cut into lists of a few values, each list its
+/// own slice ending where its last value ends (a field list, a small
+/// message): bijou-core's `decode` loop, `decode_batch` and `values`
+/// against upstream's loop, every list of a batch a call. Short inputs are
+/// where a decoder's set-up per call shows.
+fn field_list_table(workloads: &[Workload]) {
+    table_head(
+        "varint-decode-lists: lists of n values, each its own slice (interleaved medians: ns/value, cycles/value; ratios are time ÷ the faster upstream's time)",
+        &[
+            "workload, n",
+            "bijou-core",
+            "bijou-core-batch",
+            "bijou-core values (for)",
+            "bijou64",
+            "bijoux",
+            "core ÷ upstream",
+            "batch ÷ upstream",
+            "values (for) ÷ upstream",
+        ],
+    );
+    for workload in workloads
+        .iter()
+        .filter(|w| LIST_WORKLOADS.contains(&w.name))
+    {
+        for n in LIST_LENGTHS {
+            let lists = field_lists(workload, n);
+            let mut contenders: [Contender<'_>; 5] = [
+                list_contender(
+                    workload,
+                    &lists,
+                    n,
+                    BijouCore::NAME,
+                    decode_list::<BijouCore>,
+                ),
+                list_contender(workload, &lists, n, "bijou-core-batch", |list, out| {
+                    black_box(bijou_core::bijou64::decode_batch(list, out).expect("valid list"));
+                }),
+                list_contender(workload, &lists, n, "bijou-core-values", |list, out| {
+                    for (k, value) in bijou_core::bijou64::values(list).enumerate() {
+                        out[k] = value.expect("valid list");
+                    }
+                }),
+                list_contender(workload, &lists, n, Upstream::NAME, decode_list::<Upstream>),
+                list_contender(workload, &lists, n, Bijoux::NAME, decode_list::<Bijoux>),
+            ];
+            let (stats, _) = INTERLEAVE.run(&mut contenders, BATCH);
+            let time = |i: usize| 1.0 / stats[i].rate;
+            let upstream = time(3).min(time(4));
+            bijou_benches::emit!(
+                "| {}, {n} |{} {:.2}× | {:.2}× | {:.2}× |",
+                workload.name,
+                cells(&stats),
+                time(0) / upstream,
+                time(1) / upstream,
+                time(2) / upstream,
+            );
+        }
+    }
+}
+
+/// `C`'s `while` loop over one list, into `out` (the decoders listed
+/// here read no byte past the list).
+fn decode_list<C: Codec>(list: &[u8], out: &mut [u64]) {
+    let (mut pos, mut k) = (0, 0);
+    while pos < list.len() {
+        let (value, len) = C::decode(&list[pos..]).expect("valid list");
+        out[k] = value;
+        (pos, k) = (pos + len, k + 1);
+    }
+}
+
+/// `workload`'s batches as lists of `n` values: per batch, the lists'
+/// encodings, each exactly as long as its values.
+fn field_lists(workload: &Workload, n: usize) -> Vec<Vec<Vec<u8>>> {
+    workload
+        .batches
+        .iter()
+        .map(|batch| {
+            batch
+                .chunks(n)
+                .map(|list| {
+                    let mut bytes = Vec::new();
+                    bijou_core::bijou64::encode_batch(list, &mut bytes);
+                    bytes
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `decode` run on every list of a batch (a batch's values in all), one
+/// batch a call, in turn; every list is first checked to decode to the
+/// workload's values.
+fn list_contender<'a>(
+    workload: &Workload,
+    lists: &'a [Vec<Vec<u8>>],
+    n: usize,
+    name: &str,
+    decode: impl Fn(&[u8], &mut [u64]) + 'a,
+) -> Contender<'a> {
+    let mut out = vec![0u64; LIST_LENGTHS[LIST_LENGTHS.len() - 1]];
+    for (batch, batch_lists) in workload.batches.iter().zip(lists) {
+        for (values, list) in batch.chunks(n).zip(batch_lists) {
+            decode(list, &mut out);
+            assert_eq!(&out[..values.len()], values, "{name}");
+        }
+    }
+    let mut at = 0;
+    let run = Box::new(move || {
+        for list in black_box(&lists[at]) {
+            decode(list, &mut out);
+        }
+        black_box(&out);
+        at = (at + 1) % lists.len();
+    });
+    (name.to_owned(), run)
 }
 
 /// The stream decode loops of bijou-core and upstream `bijou64` against

@@ -12,6 +12,11 @@
 //! (records of fixed fields, `crate::periodic`) go to a periodic loop: a
 //! vector record loop, or a per-value loop the branch predictor learns.
 
+/// Below this many values (or input bytes), `decode_batch` decodes value
+/// by value: choosing and setting up the adaptive blocks costs more than
+/// they save on so few values.
+pub(crate) const SHORT_BATCH: usize = 256;
+
 /// Generates `encode_batch` and `decode_batch` for one unsigned width. It
 /// expands inside the width module and uses its private items.
 macro_rules! batch_codec {
@@ -466,9 +471,18 @@ macro_rules! batch_codec {
         /// # Ok::<(), bijou_core::BatchDecodeError>(())
         /// ```
         pub fn decode_batch(input: &[u8], out: &mut [$uint]) -> Result<(usize, usize), BatchDecodeError> {
-            let BatchProgress { mut consumed, mut written } = decode_batch_blocks(input, out)?;
-            // The last values, within MAX_BYTES of the end, one at a time; a
-            // value cut off by the end of the input stays unconsumed.
+            let BatchProgress { mut consumed, mut written } = if out.len().min(input.len()) < crate::batch::SHORT_BATCH {
+                // A short batch: the blocks' set-up would cost more than
+                // they save, so single-byte runs and then value by value.
+                let run = copy_single_byte_runs(input, out);
+                BatchProgress { consumed: run, written: run }
+            } else {
+                decode_batch_blocks(input, out)?
+            };
+            // The last values (all of a short batch's after its first
+            // single-byte run, else those within MAX_BYTES of the end) one
+            // at a time; a value cut off by the end of the input stays
+            // unconsumed.
             while written < out.len() && consumed < input.len() {
                 match decode(&input[consumed..]) {
                     Ok((value, len)) => {
@@ -477,10 +491,10 @@ macro_rules! batch_codec {
                         consumed += len;
                     }
                     Err(DecodeError::Truncated { .. }) => break,
-                    // Not reached today: an overflowing value is MAX_BYTES
-                    // long, and the blocks decode every value that starts
-                    // MAX_BYTES or more before the end (or fill `out`).
-                    // Kept so the tail never depends on that hand-over.
+                    // In a short batch; after the blocks, which decode
+                    // every value that starts MAX_BYTES or more before the
+                    // end, an overflowing value (MAX_BYTES long) is not
+                    // left here.
                     Err(DecodeError::Overflow) => {
                         return Err(BatchDecodeError::Overflow { offset: consumed, written });
                     }

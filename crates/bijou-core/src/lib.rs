@@ -3,7 +3,9 @@
 // `unsafe` only in the vector batch decoders (`simd::avx512`,
 // `simd::avx512_run`, `simd::avx512_periodic`, `simd::avx2_run` and
 // `simd::avx2_bytes`), which allow it for their loads, stores and
-// feature-gated calls.
+// feature-gated calls, and in `values`, whose buffer is left
+// uninitialized until an input is long enough to use it (Miri runs its
+// test: `cargo xtask miri`).
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

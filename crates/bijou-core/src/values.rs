@@ -7,12 +7,18 @@
 //! paths included) into a buffer inside the iterator, and `next` hands
 //! them out one by one: a compare, a load and an increment per value. The
 //! buffer is a fixed array, so the iterator never allocates and works
-//! without `alloc`.
+//! without `alloc`. It is zeroed (as `decode_batch` writes to initialized
+//! values) only when the input left at a refill is long enough for a
+//! chunk; a shorter input (a field list, a small message) is decoded a
+//! value at a time into the buffer's first slot, never paying for the
+//! rest.
 //!
 //! Where a value is cut off or overflows, the iterator yields that error
 //! once and then ends; [`Values::offset`] is then the error's byte offset
 //! and [`Values::remaining`] the bytes from there on, so a caller can
 //! report the place or append bytes and start again from it.
+
+use core::mem::MaybeUninit;
 
 use crate::{BatchDecodeError, Bijou, DecodeError};
 
@@ -62,7 +68,10 @@ pub struct Values<'a, T: Bijou> {
     buffer_start: usize,
     /// Where the bytes after the buffered values start.
     buffer_end: usize,
-    buffer: [T; CHUNK],
+    /// Its first `len` values are written, and all of it once `zeroed`.
+    buffer: [MaybeUninit<T>; CHUNK],
+    /// Whether every value of `buffer` is written.
+    zeroed: bool,
     /// The next buffered value to yield.
     next: usize,
     /// Buffered values.
@@ -93,7 +102,8 @@ impl<'a, T: Bijou> Values<'a, T> {
             input,
             buffer_start: 0,
             buffer_end: 0,
-            buffer: [T::default(); CHUNK],
+            buffer: [const { MaybeUninit::uninit() }; CHUNK],
+            zeroed: false,
             next: 0,
             len: 0,
             error: None,
@@ -149,15 +159,21 @@ impl<'a, T: Bijou> Values<'a, T> {
     }
 
     /// Refills the buffer from `buffer_end`; false when nothing was
-    /// buffered (the end, or an error, is next).
-    ///
+    /// buffered (the end, or an error, is next). Before the buffer is
+    /// zeroed, a short input is decoded a value at a time; once it is, the
+    /// rest goes through `decode_batch`, short or not.
     #[inline(always)]
     fn refill(&mut self) -> bool {
         if self.done || self.error.is_some() {
             return false;
         }
-        let (written, consumed, error) =
-            decode_chunk(&self.input[self.buffer_end..], &mut self.buffer);
+        let input = &self.input[self.buffer_end..];
+        let short = !self.zeroed && input.len() < crate::batch::SHORT_BATCH;
+        let (written, consumed, error) = if short {
+            decode_one(input, &mut self.buffer[0])
+        } else {
+            decode_chunk(input, self.chunk())
+        };
         self.buffer_start = self.buffer_end;
         self.buffer_end += consumed;
         self.next = 0;
@@ -165,6 +181,37 @@ impl<'a, T: Bijou> Values<'a, T> {
         self.error = error;
         self.done = written == 0 && error.is_none();
         written != 0
+    }
+
+    /// The whole buffer, zeroed the first time.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn chunk(&mut self) -> &mut [T; CHUNK] {
+        if !self.zeroed {
+            self.zero();
+        }
+        // SAFETY: every value of the buffer is written (just above, or
+        // before `zeroed` was set), and `MaybeUninit<T>` has `T`'s layout.
+        unsafe { &mut *(&raw mut self.buffer).cast::<[T; CHUNK]>() }
+    }
+
+    /// Writes every value of the buffer: once per iterator, so out of
+    /// line, away from the loop that `next` is inlined into.
+    #[cold]
+    #[inline(never)]
+    fn zero(&mut self) {
+        self.buffer.fill(MaybeUninit::new(T::default()));
+        self.zeroed = true;
+    }
+
+    /// The buffered values.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn buffered(&self) -> &[T] {
+        let values = &self.buffer[..self.len];
+        // SAFETY: the first `len` values are written (by the refill that
+        // set `len`), and `MaybeUninit<T>` has `T`'s layout.
+        unsafe { &*(core::ptr::from_ref(values) as *const [T]) }
     }
 
     /// What `next` returns once the buffer is empty and cannot be
@@ -177,6 +224,25 @@ impl<'a, T: Bijou> Values<'a, T> {
         self.len = 0;
         self.done = true;
         Some(Err(error))
+    }
+}
+
+/// Decodes the value at the front of `input` into `slot`, as
+/// [`decode_chunk`] does a chunk: a short input's refill.
+#[inline(always)]
+fn decode_one<T: Bijou>(
+    input: &[u8],
+    slot: &mut MaybeUninit<T>,
+) -> (usize, usize, Option<DecodeError>) {
+    if input.is_empty() {
+        return (0, 0, None);
+    }
+    match T::decode(input) {
+        Ok((value, len)) => {
+            slot.write(value);
+            (1, len, None)
+        }
+        Err(error) => (0, 0, Some(error)),
     }
 }
 
@@ -211,14 +277,19 @@ fn decode_chunk<T: Bijou>(
 impl<T: Bijou> Iterator for Values<'_, T> {
     type Item = Result<T, DecodeError>;
 
-    #[inline]
+    // Always inlined (the refill's calls stay out of line): left to the
+    // compiler, it was called once a value from a `for` loop.
+    #[inline(always)]
+    #[allow(unsafe_code)]
     fn next(&mut self) -> Option<Self::Item> {
         if self.next >= self.len && !self.refill() {
             return self.finish();
         }
-        let value = *self.buffer.get(self.next)?;
+        let value = self.buffer.get(self.next)?;
         self.next += 1;
-        Some(Ok(value))
+        // SAFETY: `next` was below `len`, and the first `len` values are
+        // written (by the refill that set `len`).
+        Some(Ok(unsafe { value.assume_init() }))
     }
 
     /// Chunk by chunk, with the position in a register: what `for_each`,
@@ -228,7 +299,7 @@ impl<T: Bijou> Iterator for Values<'_, T> {
         let mut acc = init;
         loop {
             let start = self.next.min(self.len);
-            for &value in &self.buffer[start..self.len] {
+            for &value in &self.buffered()[start..] {
                 acc = f(acc, Ok(value));
             }
             self.next = self.len;
@@ -251,5 +322,51 @@ impl<T: Bijou> core::fmt::Debug for Values<'_, T> {
             .field("offset", &self.offset())
             .field("remaining", &self.remaining().len())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{DecodeError, bijou64};
+    use std::vec::Vec;
+
+    /// Both of the buffer's uses, the first slot (inputs below the short
+    /// batch) and the whole chunk (longer ones), against `decode`, cut
+    /// off and not: small enough for Miri (`cargo xtask miri`), which
+    /// checks that no value is read before it is written.
+    #[test]
+    fn short_and_long_inputs_equal_decode() {
+        for count in [0, 1, 5, 30, 90] {
+            let values: Vec<u64> = (0..count)
+                .map(|i: u64| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i % 64))
+                .collect();
+            let mut input = Vec::new();
+            bijou64::encode_batch(&values, &mut input);
+            assert_eq!(
+                input.len() >= crate::batch::SHORT_BATCH,
+                count == 90,
+                "{count} values: {} bytes",
+                input.len()
+            );
+            let decoded: Result<Vec<u64>, DecodeError> = bijou64::values(&input).collect();
+            assert_eq!(decoded, Ok(values.clone()));
+            let cut = &input[..input.len().saturating_sub(1)];
+            let mut iter = bijou64::values(cut);
+            let mut at = 0;
+            for item in iter.by_ref() {
+                match item {
+                    Ok(value) => {
+                        let (want, len) = bijou64::decode(&cut[at..]).expect("a whole value");
+                        assert_eq!(value, want);
+                        at += len;
+                    }
+                    Err(error) => {
+                        assert_eq!(Err(error), bijou64::decode(&cut[at..]));
+                        break;
+                    }
+                }
+            }
+            assert_eq!(iter.offset(), at);
+        }
     }
 }

@@ -122,12 +122,15 @@ values_suite!(i64s, i64);
 values_suite!(i128s, i128);
 
 /// Errors at and around the refill boundaries (the buffer holds 528
-/// values; its first 16 are a block of their own): after that many
-/// single-byte values, one fewer and one more, a value cut off by the end, an overflowing value,
-/// and a value cut off before more input.
+/// values; its first 16 are a block of their own) and the length below
+/// which an input is decoded value by value (256 bytes): after that many
+/// single-byte values, one fewer and one more, a value cut off by the
+/// end, an overflowing value, and a value cut off before more input.
 #[test]
 fn errors_at_refill_boundaries() {
-    for before in [0, 1, 15, 16, 17, 527, 528, 529, 1055, 1056, 1057] {
+    for before in [
+        0, 1, 15, 16, 17, 243, 246, 247, 254, 255, 256, 527, 528, 529, 1055, 1056, 1057,
+    ] {
         for tail in [&[0xFF][..], &[0xFF; 9], &[0xFF; 12], &[0xFB, 0x00, 0x01]] {
             let mut bytes = vec![0x05; before];
             bytes.extend_from_slice(tail);
