@@ -268,13 +268,13 @@ macro_rules! batch_codec {
         }
 
         /// The periodic loop: records of `plan` on the CPU's record loop
-        /// while their tags repeat. Where the record loop stops short (a
-        /// second step in a row that differs, an overflow), one step goes
-        /// through [`decode_block_branch_free`], which reports an overflow
-        /// at its place, and the record loop goes on after it; when the
-        /// record loop then takes nothing, the period is gone and the block
-        /// ends, for the chooser. The last values before the end of the
-        /// input or of `out` go through the one-walk loop too.
+        /// while their tags repeat (it repairs a step that differs once).
+        /// Where it stops short (a second step in a row that differs, an
+        /// overflow), one more step goes through [`decode_block_branch_free`],
+        /// which reports an overflow at its place, and the block ends, for
+        /// the chooser to look for the period again. The last values before
+        /// the end of the input or of `out` go through the one-walk loop
+        /// too.
         #[inline(never)]
         fn decode_block_records(
             input: &[u8],
@@ -283,40 +283,24 @@ macro_rules! batch_codec {
             limit: usize,
             plan: &crate::simd::RecordPlan,
         ) -> BlockProgress {
-            let mut progress = BlockProgress::default();
             let limit = limit.min(out.len());
-            let mut repaired = false;
-            while progress.written < limit {
-                let at = start + progress.consumed;
-                let (consumed, written) = <$uint as crate::simd::VectorBatch>::decode_records(
-                    &input[at..],
-                    &mut out[progress.written..],
-                    limit - progress.written,
-                    plan,
-                );
-                progress.consumed += consumed;
-                progress.written += written;
-                if progress.written >= limit || (written == 0 && repaired) {
-                    break;
-                }
-                let at = start + progress.consumed;
-                let near_end = input.len() - at < crate::periodic::MAX_RECORD_BYTES
-                    || out.len() - progress.written < plan.values;
-                // One step, or everything up to the end.
-                let left = if near_end { limit - progress.written } else { plan.values };
-                let rest = decode_block_branch_free(input, at, &mut out[progress.written..], left);
-                progress.consumed += rest.consumed;
-                progress.written += rest.written;
-                if rest.overflowed {
-                    progress.overflowed = true;
-                    break;
-                }
-                if near_end || rest.written < left {
-                    break;
-                }
-                repaired = true;
+            let (consumed, written) =
+                <$uint as crate::simd::VectorBatch>::decode_records(&input[start..], out, limit, plan);
+            if written >= limit {
+                return BlockProgress { consumed, written, ..BlockProgress::default() };
             }
-            progress
+            let at = start + consumed;
+            let near_end = input.len() - at < crate::periodic::MAX_RECORD_BYTES
+                || out.len() - written < plan.values;
+            // One step, or everything up to the end.
+            let left = if near_end { limit - written } else { plan.values.min(limit - written) };
+            let rest = decode_block_branch_free(input, at, &mut out[written..], left);
+            BlockProgress {
+                consumed: consumed + rest.consumed,
+                written: written + rest.written,
+                overflowed: rest.overflowed,
+                ..BlockProgress::default()
+            }
         }
 
         /// How far [`decode_batch_blocks`] got: named, because the public
