@@ -274,11 +274,18 @@ fn encode<C: Codec>(group: &mut Group<'_>, workload: &Workload) {
 /// depends on the previous value's length, so this measures latency.
 #[inline(always)]
 fn decode_stream<C: Codec>(stream: &Stream, out: &mut [u64]) -> usize {
-    let (bytes, mut pos, mut i) = (&stream.bytes[..], 0, 0);
-    while pos < stream.len {
-        let (value, len) = C::decode(&bytes[pos..]).expect("valid stream");
+    decode_prefix::<C>(&stream.bytes, stream.len, out)
+}
+
+/// The stream loop over the values in the first `len` bytes of `bytes`
+/// (a stream's padding after them, or nothing); returns where it stopped.
+#[inline(always)]
+fn decode_prefix<C: Codec>(bytes: &[u8], len: usize, out: &mut [u64]) -> usize {
+    let (mut pos, mut i) = (0, 0);
+    while pos < len {
+        let (value, value_len) = C::decode(&bytes[pos..]).expect("valid stream");
         out[i] = value;
-        (pos, i) = (pos + len, i + 1);
+        (pos, i) = (pos + value_len, i + 1);
     }
     pos
 }

@@ -4,7 +4,7 @@
 
 use super::{
     BATCH_NAME, BijouCore, Bijoux, Codec, IntegerEncoding, Prost, Upstream, Vu128,
-    decode_at_offsets, decode_stream, encode_values, streams,
+    decode_at_offsets, decode_prefix, decode_stream, encode_values, streams,
 };
 use bijou_benches::{BATCH, Contender, Interleave, Stats, Workload, workloads};
 use std::hint::black_box;
@@ -249,15 +249,10 @@ fn field_list_table(workloads: &[Workload]) {
     }
 }
 
-/// `C`'s `while` loop over one list, into `out` (the decoders listed
-/// here read no byte past the list).
+/// `C`'s stream loop over one list, into `out` (the decoders listed here
+/// read no byte past the list).
 fn decode_list<C: Codec>(list: &[u8], out: &mut [u64]) {
-    let (mut pos, mut k) = (0, 0);
-    while pos < list.len() {
-        let (value, len) = C::decode(&list[pos..]).expect("valid list");
-        out[k] = value;
-        (pos, k) = (pos + len, k + 1);
-    }
+    decode_prefix::<C>(list, list.len(), out);
 }
 
 /// `workload`'s batches as lists of `n` values: per batch, the lists'
